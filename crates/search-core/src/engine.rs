@@ -1,0 +1,473 @@
+//! The one recursive search behind alpha-beta, iterative deepening and the parallel root split.
+//!
+//! It is a fail-hard alpha-beta in max/min form (values are always the maximiser's) that also
+//! handles chance nodes, exactly or with Star1, and a transposition table, killers, history and
+//! a node/time budget, each switched by its configuration.
+
+use std::cmp::Reverse;
+use std::mem::take;
+
+use smallvec::SmallVec;
+
+use crate::alphabeta::Config;
+use crate::eval::Evaluator;
+use crate::game::{Game, MoveList, OutcomeList, Player, ToMove};
+use crate::horizon::{CutoffContext, CutoffPolicy};
+use crate::limits::Budget;
+use crate::ordering::MoveOrdering;
+use crate::stats::SearchStats;
+use crate::table::{Bound, Entry, TableAccess};
+use crate::value::{Value, clamp};
+
+type Order = SmallVec<[u32; 32]>;
+
+/// The state of one running search (one thread's worth).
+pub(crate) struct Searcher<'a, G: Game, E: Evaluator<G>, C, T> {
+    game: &'a G,
+    eval: &'a E,
+    config: &'a Config<C>,
+    table: T,
+    /// Mixed into table keys so that searches for different players never share entries.
+    salt: u64,
+    pub(crate) maximizer: Player,
+    /// Evaluator bounds, present only when Star1 is on.
+    bounds: Option<(E::Value, E::Value)>,
+    pub(crate) stats: SearchStats,
+    pub(crate) ordering: Option<MoveOrdering>,
+    moves: Vec<MoveList<G::Move>>,
+    orders: Vec<Order>,
+    outcomes: Vec<OutcomeList<G::Move>>,
+    pv: Vec<Vec<G::Move>>,
+    budget: Option<Budget<'a>>,
+    pub(crate) aborted: bool,
+    /// A move to try first at the root (the previous iteration's best).
+    pub(crate) root_hint: Option<G::Move>,
+}
+
+/// The player a search from `state` maximises for: the one to move, or player 0 at a chance or
+/// terminal root.
+pub(crate) fn maximizer<G: Game>(game: &G, state: &G::State) -> Player {
+    match game.to_move(state) {
+        ToMove::Player(p) => p,
+        _ => 0,
+    }
+}
+
+impl<'a, G, E, C, T> Searcher<'a, G, E, C, T>
+where
+    G: Game,
+    E: Evaluator<G>,
+    C: CutoffPolicy<G>,
+    T: TableAccess<G, E::Value>,
+{
+    pub(crate) fn new(
+        game: &'a G,
+        eval: &'a E,
+        config: &'a Config<C>,
+        table: T,
+        maximizer: Player,
+        budget: Option<Budget<'a>>,
+    ) -> Self {
+        let space = game.move_space();
+        let ordering = ((config.killers || config.history) && space > 0).then(|| MoveOrdering::new(space));
+        Searcher {
+            game,
+            eval,
+            config,
+            table,
+            salt: u64::from(maximizer).wrapping_mul(0x9E37_79B9_7F4A_7C15),
+            maximizer,
+            bounds: if config.star1 { eval.bounds() } else { None },
+            stats: SearchStats::default(),
+            ordering,
+            moves: Vec::new(),
+            orders: Vec::new(),
+            outcomes: Vec::new(),
+            pv: Vec::new(),
+            budget,
+            aborted: false,
+            root_hint: None,
+        }
+    }
+
+    /// The principal variation found below `ply` by the last search of that ply.
+    pub(crate) fn pv(&self, ply: u32) -> &[G::Move] {
+        self.pv.get(ply as usize).map_or(&[], Vec::as_slice)
+    }
+
+    fn ensure_ply(&mut self, ply: usize) {
+        while self.pv.len() <= ply + 1 {
+            self.pv.push(Vec::new());
+            self.moves.push(MoveList::new());
+            self.orders.push(Order::new());
+            self.outcomes.push(OutcomeList::new());
+        }
+    }
+
+    /// Fail-hard value of `state` in the window `[alpha, beta]`, with `depth` left, `ply` below
+    /// the root, reached with path probability `prob`.
+    ///
+    /// The result `r` always satisfies `alpha <= r <= beta`. If `alpha < r < beta` it is the
+    /// exact value; `r == alpha` means the true value is at most `alpha` (fail low), and
+    /// `r == beta` that it is at least `beta` (fail high). After an abort the result is `alpha`
+    /// and means nothing; callers check `aborted`.
+    pub(crate) fn node(
+        &mut self,
+        state: &G::State,
+        depth: u32,
+        ply: u32,
+        alpha: E::Value,
+        beta: E::Value,
+        prob: f64,
+    ) -> E::Value {
+        debug_assert!(alpha <= beta, "empty window [{alpha:?}, {beta:?}]");
+        self.stats.nodes += 1;
+        self.ensure_ply(ply as usize);
+        self.pv[ply as usize].clear();
+        if !self.aborted && self.budget.as_ref().is_some_and(|b| b.exhausted(self.stats.nodes)) {
+            self.aborted = true;
+        }
+        if self.aborted {
+            return alpha;
+        }
+        let kind = self.game.to_move(state);
+        let value = match kind {
+            ToMove::Terminal => {
+                let v = self.eval.terminal(self.game, state, self.maximizer, ply);
+                clamp(self.leaf(v), alpha, beta)
+            }
+            _ if depth == 0 => self.static_value(state, alpha, beta),
+            _ => self.interior(state, kind, depth, ply, alpha, beta, prob),
+        };
+        debug_assert!(
+            alpha <= value && value <= beta,
+            "fail-hard result {value:?} outside [{alpha:?}, {beta:?}]"
+        );
+        value
+    }
+
+    /// Counts a leaf and checks it against the evaluator's bounds when Star1 relies on them.
+    fn leaf(&mut self, v: E::Value) -> E::Value {
+        self.stats.leaves += 1;
+        if let Some((lo, hi)) = self.bounds {
+            debug_assert!(lo <= v && v <= hi, "value {v:?} outside the evaluator's bounds [{lo:?}, {hi:?}]");
+        }
+        v
+    }
+
+    fn static_value(&mut self, state: &G::State, alpha: E::Value, beta: E::Value) -> E::Value {
+        let v = self.eval.evaluate(self.game, state, self.maximizer);
+        clamp(self.leaf(v), alpha, beta)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn interior(
+        &mut self,
+        state: &G::State,
+        kind: ToMove,
+        depth: u32,
+        ply: u32,
+        alpha: E::Value,
+        beta: E::Value,
+        prob: f64,
+    ) -> E::Value {
+        let key = if T::ENABLED { self.table.key(self.game, state) ^ self.salt } else { 0 };
+        let (mut a, mut b) = (alpha, beta);
+        let mut tt_best = None;
+        if T::ENABLED {
+            self.stats.tt_probes += 1;
+            if let Some(entry) = self.table.probe(key) {
+                self.stats.tt_hits += 1;
+                tt_best = entry.best;
+                let usable =
+                    if self.config.tt_exact_depth { entry.depth == depth } else { entry.depth >= depth };
+                // The root always searches, so it can name a move and a principal variation.
+                if usable && ply > 0 {
+                    let v = entry.value;
+                    match entry.bound {
+                        Bound::Exact => {
+                            self.stats.tt_cutoffs += 1;
+                            return clamp(v, alpha, beta);
+                        }
+                        Bound::Lower if v >= beta => {
+                            self.stats.tt_cutoffs += 1;
+                            return beta;
+                        }
+                        Bound::Upper if v <= alpha => {
+                            self.stats.tt_cutoffs += 1;
+                            return alpha;
+                        }
+                        Bound::Lower if v > a => a = v,
+                        Bound::Upper if v < b => b = v,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        let (value, best) = match kind {
+            ToMove::Player(p) => self.player(state, p == self.maximizer, depth, ply, a, b, prob, tt_best),
+            _ => (self.chance(state, depth, ply, a, b, prob), None),
+        };
+        // Flags are relative to the window the caller gave: a result on a bound narrowed by the
+        // table is exact (the table's bound and the search's bound meet), and it is stored so.
+        // A zero-width window says nothing about which side failed, so it is not stored.
+        if T::ENABLED && !self.aborted && alpha < beta {
+            let bound = if value <= alpha {
+                Bound::Upper
+            } else if value >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.table.store(key, Entry { value, depth, bound, best });
+        }
+        value
+    }
+
+    /// A player node. Returns the value and the position (in the game-ordered move list) of the
+    /// move that set it, for the transposition table.
+    #[allow(clippy::too_many_arguments)]
+    fn player(
+        &mut self,
+        state: &G::State,
+        is_max: bool,
+        depth: u32,
+        ply: u32,
+        mut a: E::Value,
+        mut b: E::Value,
+        prob: f64,
+        tt_best: Option<u16>,
+    ) -> (E::Value, Option<u16>) {
+        let p = ply as usize;
+        let mut moves = take(&mut self.moves[p]);
+        moves.clear();
+        self.game.moves(state, &mut moves);
+        debug_assert!(!moves.is_empty(), "a player node without moves (it should be terminal)");
+        let child_depth = self.config.horizon.child_depth(depth, false);
+        if moves.is_empty() || !is_max && self.policy_cut(state, child_depth, moves.len(), prob, ply, false) {
+            self.moves[p] = moves;
+            return (self.static_value(state, a, b), None);
+        }
+        self.game.order_moves(state, &mut moves);
+        let mut order = take(&mut self.orders[p]);
+        self.fill_order(&moves, &mut order, ply, tt_best);
+
+        let mut best = None;
+        let mut cut = None;
+        for &pos in &order {
+            let mv = moves[pos as usize];
+            let child = self.game.play(state, mv);
+            let v = self.node(&child, child_depth, ply + 1, a, b, prob);
+            if self.aborted {
+                break;
+            }
+            let (fails, improves) = if is_max { (v >= b, v > a) } else { (v <= a, v < b) };
+            if fails {
+                self.record_cutoff(ply, mv, depth);
+                self.update_pv(p, mv);
+                best = Some(pos);
+                cut = Some(if is_max { b } else { a });
+                break;
+            }
+            if improves {
+                if is_max {
+                    a = v
+                } else {
+                    b = v
+                }
+                best = Some(pos);
+                self.update_pv(p, mv);
+            }
+        }
+        self.moves[p] = moves;
+        self.orders[p] = order;
+        let value = cut.unwrap_or(if is_max { a } else { b });
+        (value, best.and_then(|pos| u16::try_from(pos).ok()))
+    }
+
+    fn chance(
+        &mut self,
+        state: &G::State,
+        depth: u32,
+        ply: u32,
+        a: E::Value,
+        b: E::Value,
+        prob: f64,
+    ) -> E::Value {
+        let p = ply as usize;
+        let mut outcomes = take(&mut self.outcomes[p]);
+        outcomes.clear();
+        self.game.outcomes(state, &mut outcomes);
+        debug_assert!(!outcomes.is_empty(), "a chance node without outcomes");
+        debug_assert!(outcomes.iter().all(|&(_, q)| q > 0.0), "a chance outcome with probability <= 0");
+        debug_assert!(
+            (outcomes.iter().map(|&(_, q)| q).sum::<f64>() - 1.0).abs() < 1e-9,
+            "chance probabilities do not sum to 1"
+        );
+        let child_depth = self.config.horizon.child_depth(depth, true);
+        let value =
+            if outcomes.is_empty() || self.policy_cut(state, child_depth, outcomes.len(), prob, ply, true) {
+                self.static_value(state, a, b)
+            } else if let Some((lo, hi)) = self.bounds {
+                self.star1(state, &outcomes, child_depth, ply, a, b, prob, (lo, hi))
+            } else {
+                self.expectation(state, &outcomes, child_depth, ply, a, b, prob)
+            };
+        self.outcomes[p] = outcomes;
+        value
+    }
+
+    /// The plain chance node: every child searched exactly, then averaged.
+    #[allow(clippy::too_many_arguments)]
+    fn expectation(
+        &mut self,
+        state: &G::State,
+        outcomes: &[(G::Move, f64)],
+        child_depth: u32,
+        ply: u32,
+        a: E::Value,
+        b: E::Value,
+        prob: f64,
+    ) -> E::Value {
+        let mut sum = 0.0;
+        for &(mv, q) in outcomes {
+            let child = self.game.play(state, mv);
+            let v =
+                self.node(&child, child_depth, ply + 1, E::Value::NEG_INFINITY, E::Value::INFINITY, prob * q);
+            if self.aborted {
+                return a;
+            }
+            sum += q * v.to_f64();
+        }
+        clamp(E::Value::from_f64(sum), a, b)
+    }
+
+    /// Ballard's Star1: each child gets the window outside which the whole chance node would fail
+    /// low or high whatever the unsearched children are (they lie in `[lo, hi]`).
+    ///
+    /// With `s` the weighted sum of the children searched so far and `r` the probability of the
+    /// children after child `i`, the node fails low if `v_i <= (a - s - hi*r) / q_i` and fails high
+    /// if `v_i >= (b - s - lo*r) / q_i`. When nothing fails, the sum is formed in the same order as
+    /// [`Self::expectation`] forms it, so both give the same value to the last bit.
+    #[allow(clippy::too_many_arguments)]
+    fn star1(
+        &mut self,
+        state: &G::State,
+        outcomes: &[(G::Move, f64)],
+        child_depth: u32,
+        ply: u32,
+        a: E::Value,
+        b: E::Value,
+        prob: f64,
+        (lo, hi): (E::Value, E::Value),
+    ) -> E::Value {
+        let (lo, hi) = (lo.to_f64(), hi.to_f64());
+        let (af, bf) = (a.to_f64(), b.to_f64());
+        let mut sum = 0.0;
+        let mut rest: f64 = outcomes.iter().map(|&(_, q)| q).sum();
+        for &(mv, q) in outcomes {
+            rest -= q;
+            let r = rest.max(0.0);
+            let fail_low = (af - sum - hi * r) / q;
+            let fail_high = (bf - sum - lo * r) / q;
+            // Even the best (worst) possible child value cannot lift (sink) the node back into
+            // the window: no need to search it.
+            if fail_low >= hi {
+                self.stats.chance_cutoffs += 1;
+                return a;
+            }
+            if fail_high <= lo {
+                self.stats.chance_cutoffs += 1;
+                return b;
+            }
+            let child_a = E::Value::floor_from_f64(fail_low.max(lo));
+            let child_b = E::Value::ceil_from_f64(fail_high.min(hi));
+            let child = self.game.play(state, mv);
+            let v = self.node(&child, child_depth, ply + 1, child_a, child_b, prob * q).to_f64();
+            if self.aborted {
+                return a;
+            }
+            if v <= fail_low {
+                self.stats.chance_cutoffs += 1;
+                return a;
+            }
+            if v >= fail_high {
+                self.stats.chance_cutoffs += 1;
+                return b;
+            }
+            sum += q * v;
+        }
+        clamp(E::Value::from_f64(sum), a, b)
+    }
+
+    fn policy_cut(
+        &mut self,
+        state: &G::State,
+        remaining: u32,
+        width: usize,
+        prob: f64,
+        ply: u32,
+        chance: bool,
+    ) -> bool {
+        let ctx = CutoffContext { remaining, width, path_probability: prob, ply, chance };
+        let cut = self.config.horizon.cutoff.cut(self.game, state, &ctx);
+        if cut {
+            self.stats.policy_cutoffs += 1;
+        }
+        cut
+    }
+
+    /// Fills `order` with positions into `moves`, in search order: the root hint, then the table's
+    /// move, then killers, then by history score; ties keep the game's order.
+    fn fill_order(&self, moves: &[G::Move], order: &mut Order, ply: u32, tt_best: Option<u16>) {
+        order.clear();
+        order.extend(0..moves.len() as u32);
+        let hint = if ply == 0 { self.root_hint } else { None };
+        let killers = match &self.ordering {
+            Some(o) if self.config.killers => o.killers(ply),
+            _ => [None, None],
+        };
+        let history = self.ordering.as_ref().filter(|_| self.config.history);
+        if hint.is_none() && tt_best.is_none() && killers == [None, None] && history.is_none() {
+            return;
+        }
+        let rank = |pos: u32| {
+            let mv = moves[pos as usize];
+            let class = if hint == Some(mv) {
+                4
+            } else if tt_best == Some(pos as u16) && (pos as usize) < usize::from(u16::MAX) {
+                3
+            } else if killers[0].is_some() || killers[1].is_some() || history.is_some() {
+                let index = self.game.move_index(mv);
+                if killers[0] == Some(index) {
+                    2
+                } else if killers[1] == Some(index) {
+                    1
+                } else {
+                    0
+                }
+            } else {
+                0
+            };
+            let score = history.map_or(0, |h| h.history(self.game.move_index(mv)));
+            Reverse((class, score))
+        };
+        // A stable sort, so equal ranks keep the game's order and the search stays deterministic.
+        order.sort_by_key(|&pos| rank(pos));
+    }
+
+    fn record_cutoff(&mut self, ply: u32, mv: G::Move, depth: u32) {
+        self.stats.cutoffs += 1;
+        if let Some(ordering) = &mut self.ordering {
+            ordering.record_cutoff(ply, self.game.move_index(mv), depth);
+        }
+    }
+
+    fn update_pv(&mut self, p: usize, mv: G::Move) {
+        let (head, tail) = self.pv.split_at_mut(p + 1);
+        let line = &mut head[p];
+        line.clear();
+        line.push(mv);
+        line.extend_from_slice(&tail[0]);
+    }
+}

@@ -1,0 +1,66 @@
+//! Evaluators: the values of the states where a search stops.
+
+use crate::game::{Game, Player};
+use crate::value::Value;
+
+/// Values the states where a search stops: depth-limit leaves, cut-off nodes and terminal states.
+///
+/// Every value is from the point of view of `player`, the player the search maximises for (the
+/// one to move at the root). In a two-player zero-sum game the opponent's value is the negation.
+///
+/// # Examples
+///
+/// ```
+/// use search_core::{Evaluator, Game, MoveList, OutcomeList, Player, ToMove};
+///
+/// /// Counting down from a number; the player who reaches zero wins.
+/// struct Countdown;
+/// impl Game for Countdown {
+///     type State = (u32, u8);
+///     type Move = ();
+///     fn to_move(&self, s: &(u32, u8)) -> ToMove {
+///         if s.0 == 0 { ToMove::Terminal } else { ToMove::Player(s.1) }
+///     }
+///     fn moves(&self, _: &(u32, u8), moves: &mut MoveList<()>) { moves.push(()) }
+///     fn outcomes(&self, _: &(u32, u8), _: &mut OutcomeList<()>) {}
+///     fn play(&self, s: &(u32, u8), _: ()) -> (u32, u8) { (s.0 - 1, 1 - s.1) }
+/// }
+///
+/// struct WinLoss;
+/// impl Evaluator<Countdown> for WinLoss {
+///     type Value = i32;
+///     fn evaluate(&self, _: &Countdown, _: &(u32, u8), _: Player) -> i32 { 0 }
+///     fn terminal(&self, _: &Countdown, s: &(u32, u8), player: Player, ply: u32) -> i32 {
+///         // The player who just moved won; a shorter win scores higher.
+///         let winner = 1 - s.1;
+///         let score = 1000 - ply as i32;
+///         if winner == player { score } else { -score }
+///     }
+///     fn bounds(&self) -> Option<(i32, i32)> { Some((-1000, 1000)) }
+/// }
+///
+/// assert_eq!(WinLoss.terminal(&Countdown, &(0, 1), 0, 3), 997);
+/// ```
+pub trait Evaluator<G: Game> {
+    /// The value type; `f64` for games with chance nodes.
+    type Value: Value;
+
+    /// The heuristic value of a non-terminal `state` for `player`.
+    fn evaluate(&self, game: &G, state: &G::State, player: Player) -> Self::Value;
+
+    /// The value of a terminal `state` for `player`, reached `ply` moves below the root (so a
+    /// game can prefer a quick win and a slow loss). The default calls [`Evaluator::evaluate`];
+    /// override it so a win scores above every heuristic value and a loss below.
+    fn terminal(&self, game: &G, state: &G::State, player: Player, ply: u32) -> Self::Value {
+        let _ = ply;
+        self.evaluate(game, state, player)
+    }
+
+    /// Static bounds `(lo, hi)` with `lo <= v <= hi` for every value this evaluator returns,
+    /// terminal values included. Star1 pruning at chance nodes needs them; `None` (the default)
+    /// turns it off. Tighter bounds prune more; wrong bounds give wrong results (checked by
+    /// `debug_assert!`).
+    fn bounds(&self) -> Option<(Self::Value, Self::Value)> {
+        None
+    }
+}

@@ -1,0 +1,159 @@
+//! Parallel root search on rayon: the root moves are shared among threads.
+
+use std::sync::Mutex;
+
+use rayon::prelude::*;
+
+use crate::alphabeta::{self, SearchResult};
+use crate::engine::Searcher;
+use crate::eval::Evaluator;
+use crate::game::{Game, MoveList, ToMove};
+use crate::horizon::{CutoffPolicy, NoCutoff};
+use crate::limits::{Clock, WallClock};
+use crate::stats::SearchStats;
+use crate::table::TableAccess;
+use crate::value::Value;
+
+/// Settings of a parallel root search.
+///
+/// # Examples
+///
+/// ```
+/// use search_core::{alphabeta, parallel};
+///
+/// let config = parallel::Config { search: alphabeta::Config::depth(5), threads: 2 };
+/// assert_eq!(config.threads, 2);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Config<C = NoCutoff> {
+    /// The alpha-beta settings each thread searches with.
+    pub search: alphabeta::Config<C>,
+    /// Worker threads; `0` uses rayon's current pool (by default one thread per core).
+    pub threads: usize,
+}
+
+impl Default for Config<NoCutoff> {
+    fn default() -> Self {
+        Config { search: alphabeta::Config::default(), threads: 0 }
+    }
+}
+
+/// The same value as [`alphabeta::search`], with the root moves searched in parallel, and the
+/// first best move in the game's move order, whatever the threads' timing.
+///
+/// The first root move is searched alone with the full window. The others then run in parallel,
+/// each with the window `(a⁻, +∞)` where `a` is the best value known when it starts and `a⁻` the
+/// value just below it: a move that only ties the best still gets its exact value, so the choice
+/// among tied moves does not depend on which thread finished first. Statistics are summed over
+/// threads. A chance or terminal root is searched serially.
+///
+/// # Examples
+///
+/// ```
+/// use search_core::{alphabeta, parallel, NoTable};
+/// use search_core::tree::{Tree, TreeEval};
+///
+/// let (tree, root) = Tree::perfectly_ordered(4, 5);
+/// let eval = TreeEval::<i32>::new();
+/// let serial = alphabeta::search(&tree, &eval, &root, &alphabeta::Config::depth(5), NoTable);
+/// let config = parallel::Config { search: alphabeta::Config::depth(5), threads: 2 };
+/// let par = parallel::search(&tree, &eval, &root, &config, NoTable);
+/// assert_eq!((par.value, par.best_move), (serial.value, serial.best_move));
+/// ```
+pub fn search<G, E, C, T>(
+    game: &G,
+    eval: &E,
+    state: &G::State,
+    config: &Config<C>,
+    table: T,
+) -> SearchResult<G::Move, E::Value>
+where
+    G: Game + Sync,
+    G::State: Send + Sync,
+    G::Move: Send + Sync,
+    E: Evaluator<G> + Sync,
+    C: CutoffPolicy<G>,
+    T: TableAccess<G, E::Value> + Copy + Send + Sync,
+{
+    let run = || root_split(game, eval, state, &config.search, table);
+    if config.threads == 0 {
+        return run();
+    }
+    match rayon::ThreadPoolBuilder::new().num_threads(config.threads).build() {
+        Ok(pool) => pool.install(run),
+        // Without a pool of our own the current one still gives the same answer.
+        Err(_) => run(),
+    }
+}
+
+fn root_split<G, E, C, T>(
+    game: &G,
+    eval: &E,
+    state: &G::State,
+    config: &alphabeta::Config<C>,
+    table: T,
+) -> SearchResult<G::Move, E::Value>
+where
+    G: Game + Sync,
+    G::State: Send + Sync,
+    G::Move: Send + Sync,
+    E: Evaluator<G> + Sync,
+    C: CutoffPolicy<G>,
+    T: TableAccess<G, E::Value> + Copy + Send + Sync,
+{
+    let clock = WallClock::start();
+    let depth = config.horizon.depth;
+    let player = match game.to_move(state) {
+        ToMove::Player(p) if depth > 0 => p,
+        _ => return alphabeta::search(game, eval, state, config, table),
+    };
+    let mut moves = MoveList::new();
+    game.moves(state, &mut moves);
+    game.order_moves(state, &mut moves);
+    if moves.len() < 2 {
+        return alphabeta::search(game, eval, state, config, table);
+    }
+    let child_depth = config.horizon.child_depth(depth, false);
+
+    // Searches root move `i` with the window [alpha, +inf]; a result above alpha is exact.
+    let search_move = |i: usize, alpha: E::Value| {
+        let mut searcher = Searcher::new(game, eval, config, table, player, None);
+        let child = game.play(state, moves[i]);
+        let value = searcher.node(&child, child_depth, 1, alpha, E::Value::INFINITY, 1.0);
+        let mut pv = vec![moves[i]];
+        pv.extend_from_slice(searcher.pv(1));
+        (value, value > alpha, pv, searcher.stats)
+    };
+
+    let first = search_move(0, E::Value::NEG_INFINITY);
+    let shared_best = Mutex::new(first.0);
+    let rest: Vec<_> = (1..moves.len())
+        .into_par_iter()
+        .map(|i| {
+            let best_so_far = *shared_best.lock().unwrap_or_else(|e| e.into_inner());
+            let found = search_move(i, best_so_far.next_down());
+            if found.1 {
+                let mut best = shared_best.lock().unwrap_or_else(|e| e.into_inner());
+                if found.0 > *best {
+                    *best = found.0;
+                }
+            }
+            found
+        })
+        .collect();
+
+    let mut stats = SearchStats { nodes: 1, ..SearchStats::default() };
+    let mut best: Option<(E::Value, Vec<G::Move>)> = None;
+    for (value, exact, pv, move_stats) in std::iter::once(first).chain(rest) {
+        stats += move_stats;
+        // Every move whose value equals the best was searched with a window below it, so its
+        // value is exact; the first such move in order wins.
+        if exact && best.as_ref().is_none_or(|(b, _)| value > *b) {
+            best = Some((value, pv));
+        }
+    }
+    let (value, pv) = best.expect("the first root move is always searched exactly");
+    stats.depth_reached = depth;
+    stats.elapsed = clock.elapsed();
+    SearchResult { value, best_move: pv.first().copied(), pv, stats }
+}

@@ -1,0 +1,1 @@
+//! Root package of the game-search workspace: it hosts `examples/` and `benches/`.
