@@ -32,8 +32,12 @@ pub use crate::alphabeta::SearchResult;
 /// let (twelve, two, four) = (tree.leaf(12), tree.leaf(2), tree.leaf(4));
 /// let gamble = tree.chance(vec![(twelve, 0.25), (two, 0.75)], 0);
 /// let root = tree.max(vec![gamble, four], 0);
-/// let found = minimax::search(&tree, &TreeEval::<f64>::new(), &root, &Horizon::depth(1));
+/// // Depth 2: a chance node does not use up depth, but one reached with depth 0 is a leaf, valued
+/// // statically (here 0), so depth 1 would see only the afterstate.
+/// let eval = TreeEval::<f64>::new();
+/// let found = minimax::search(&tree, &eval, &root, &Horizon::depth(2));
 /// assert_eq!((found.value, found.best_move), (4.5, Some(0)));
+/// assert_eq!(minimax::search(&tree, &eval, &root, &Horizon::depth(1)).best_move, Some(1));
 /// ```
 pub fn search<G, E, C>(
     game: &G,
