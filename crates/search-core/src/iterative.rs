@@ -136,12 +136,13 @@ where
         }
         let pv = searcher.pv(0).to_vec();
         let best_move = pv.first().copied();
+        let elapsed = clock.elapsed();
         iterations.push(Iteration {
             depth,
             value,
             best_move,
             nodes: searcher.stats.nodes - nodes_before,
-            elapsed: clock.elapsed(),
+            elapsed,
         });
         best = Some(SearchResult { value, best_move, pv, stats: Default::default() });
         searcher.root_hint = best_move;
@@ -149,6 +150,11 @@ where
             ordering.decay();
         }
         if depth >= limits.depth {
+            break;
+        }
+        // An iteration started after the deadline could not finish; do not start it.
+        if limits.time.is_some_and(|limit| elapsed >= limit) {
+            stop = Stop::Time;
             break;
         }
     }
