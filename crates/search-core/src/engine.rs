@@ -7,8 +7,6 @@
 use std::cmp::Reverse;
 use std::mem::take;
 
-use smallvec::SmallVec;
-
 use crate::alphabeta::Config;
 use crate::eval::Evaluator;
 use crate::game::{Game, MoveList, OutcomeList, Player, ToMove};
@@ -19,7 +17,9 @@ use crate::stats::SearchStats;
 use crate::table::{Bound, Entry, TableAccess};
 use crate::value::{Value, clamp};
 
-type Order = SmallVec<[u32; 32]>;
+/// Positions into a ply's move list in search order; one per ply, reused, so it allocates only
+/// while the search first grows.
+type Order = Vec<u32>;
 
 /// The state of one running search (one thread's worth).
 pub(crate) struct Searcher<'a, G: Game, E: Evaluator<G>, C, T> {
@@ -450,10 +450,11 @@ where
                 0
             };
             let score = history.map_or(0, |h| h.history(self.game.move_index(mv)));
-            Reverse((class, score))
+            (Reverse(class), Reverse(score), pos)
         };
-        // A stable sort, so equal ranks keep the game's order and the search stays deterministic.
-        order.sort_by_key(|&pos| rank(pos));
+        // Positions make every key distinct, so equal ranks keep the game's order and the
+        // unstable sort (which does not allocate) is deterministic.
+        order.sort_unstable_by_key(|&pos| rank(pos));
     }
 
     fn record_cutoff(&mut self, ply: u32, mv: G::Move, depth: u32) {

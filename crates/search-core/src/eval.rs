@@ -51,6 +51,10 @@ pub trait Evaluator<G: Game> {
     /// The value of a terminal `state` for `player`, reached `ply` moves below the root (so a
     /// game can prefer a quick win and a slow loss). The default calls [`Evaluator::evaluate`];
     /// override it so a win scores above every heuristic value and a loss below.
+    ///
+    /// A transposition table stores values as found: a ply-dependent value stored for a state
+    /// reached at one ply is reused where the state is reached at another, so with a table such
+    /// values are exact in their sign and class (win or loss) but not always in the distance.
     fn terminal(&self, game: &G, state: &G::State, player: Player, ply: u32) -> Self::Value {
         let _ = ply;
         self.evaluate(game, state, player)

@@ -98,6 +98,7 @@ mod stats;
 mod table;
 pub mod tree;
 mod value;
+mod zobrist;
 
 pub use alphabeta::SearchResult;
 pub use eval::Evaluator;
@@ -110,3 +111,4 @@ pub use ordering::MoveOrdering;
 pub use stats::SearchStats;
 pub use table::{Bound, Entry, NoTable, TableAccess, TranspositionTable};
 pub use value::Value;
+pub use zobrist::ZobristKeys;

@@ -349,11 +349,7 @@ impl Game for Tree {
 
 impl GameHash for Tree {
     fn hash(&self, &state: &NodeId) -> u64 {
-        // SplitMix64's finaliser: distinct ids give well-spread keys.
-        let mut z = (state as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        crate::zobrist::splitmix64(state as u64)
     }
 }
 
