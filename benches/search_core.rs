@@ -92,6 +92,17 @@ fn searches(c: &mut Criterion) {
         b.iter(|| alphabeta::search(&tree, &eval, black_box(&root), &config, NoTable))
     });
 
+    // Without killers and history: what the ordering tables cost and save on a random tree.
+    let unordered = alphabeta::Config { killers: false, history: false, ..config };
+    per_node(
+        &mut group,
+        "alphabeta_unordered",
+        &alphabeta::search(&tree, &eval, &root, &unordered, NoTable).stats,
+    );
+    group.bench_function("alphabeta_unordered", |b| {
+        b.iter(|| alphabeta::search(&tree, &eval, black_box(&root), &unordered, NoTable))
+    });
+
     // Both players and chance: about 30% of the inner nodes are chance nodes.
     let (tree, root) = grow(&Shape { chance: 0.3, ..tree_shape(TREE_DEPTH) });
     eprintln!("chance tree: {} nodes", tree.len());
@@ -153,12 +164,14 @@ fn parallel_root(c: &mut Criterion) {
     });
 
     for threads in [1, 2] {
-        // Each call builds its own thread pool; that cost is part of the timing.
-        let config = parallel::Config { search, threads };
+        // One pool for all the calls, so the timing is the search's and not the pool's start-up.
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool");
+        let config = parallel::Config { search, threads: 0 };
         let id = format!("threads_{threads}");
-        per_node(&mut group, &id, &parallel::search(&dag, &eval, &root, &config, NoTable).stats);
+        let stats = pool.install(|| parallel::search(&dag, &eval, &root, &config, NoTable).stats);
+        per_node(&mut group, &id, &stats);
         group.bench_function(&id, |b| {
-            b.iter(|| parallel::search(&dag, &eval, black_box(&root), &config, NoTable))
+            b.iter(|| pool.install(|| parallel::search(&dag, &eval, black_box(&root), &config, NoTable)))
         });
     }
     group.finish();

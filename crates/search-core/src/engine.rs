@@ -17,9 +17,10 @@ use crate::stats::SearchStats;
 use crate::table::{Bound, Entry, TableAccess};
 use crate::value::{Value, clamp};
 
-/// Positions into a ply's move list in search order; one per ply, reused, so it allocates only
-/// while the search first grows.
-type Order = Vec<u32>;
+/// A ply's moves in search order, as (class, history score, position in the move list): sorted
+/// ascending, the highest class comes first, then the highest score, then the game's order. One
+/// buffer per ply, reused, so ordering allocates only while the search first grows.
+type Order = Vec<(Reverse<u8>, Reverse<u64>, u32)>;
 
 /// The state of one running search (one thread's worth).
 pub(crate) struct Searcher<'a, G: Game, E: Evaluator<G>, C, T> {
@@ -34,9 +35,11 @@ pub(crate) struct Searcher<'a, G: Game, E: Evaluator<G>, C, T> {
     bounds: Option<(E::Value, E::Value)>,
     pub(crate) stats: SearchStats,
     pub(crate) ordering: Option<MoveOrdering>,
-    moves: Vec<MoveList<G::Move>>,
+    // Per-ply buffers, taken out while their ply is searched. Boxed, so that taking one out moves
+    // a pointer rather than a whole inline small vector.
+    moves: Vec<Option<Box<MoveList<G::Move>>>>,
     orders: Vec<Order>,
-    outcomes: Vec<OutcomeList<G::Move>>,
+    outcomes: Vec<Option<Box<OutcomeList<G::Move>>>>,
     pv: Vec<Vec<G::Move>>,
     budget: Option<Budget<'a>>,
     pub(crate) aborted: bool,
@@ -98,9 +101,9 @@ where
     fn ensure_ply(&mut self, ply: usize) {
         while self.pv.len() <= ply + 1 {
             self.pv.push(Vec::new());
-            self.moves.push(MoveList::new());
+            self.moves.push(Some(Box::default()));
             self.orders.push(Order::new());
-            self.outcomes.push(OutcomeList::new());
+            self.outcomes.push(Some(Box::default()));
         }
     }
 
@@ -239,13 +242,13 @@ where
         tt_best: Option<u16>,
     ) -> (E::Value, Option<u16>) {
         let p = ply as usize;
-        let mut moves = take(&mut self.moves[p]);
+        let mut moves = self.moves[p].take().unwrap_or_default();
         moves.clear();
         self.game.moves(state, &mut moves);
         debug_assert!(!moves.is_empty(), "a player node without moves (it should be terminal)");
         let child_depth = self.config.horizon.child_depth(depth, false);
         if moves.is_empty() || !is_max && self.policy_cut(state, child_depth, moves.len(), prob, ply, false) {
-            self.moves[p] = moves;
+            self.moves[p] = Some(moves);
             return (self.static_value(state, a, b), None);
         }
         self.game.order_moves(state, &mut moves);
@@ -254,7 +257,7 @@ where
 
         let mut best = None;
         let mut cut = None;
-        for &pos in &order {
+        for &(_, _, pos) in &order {
             let mv = moves[pos as usize];
             let child = self.game.play(state, mv);
             let v = self.node(&child, child_depth, ply + 1, a, b, prob);
@@ -279,7 +282,7 @@ where
                 self.update_pv(p, mv);
             }
         }
-        self.moves[p] = moves;
+        self.moves[p] = Some(moves);
         self.orders[p] = order;
         let value = cut.unwrap_or(if is_max { a } else { b });
         (value, best.and_then(|pos| u16::try_from(pos).ok()))
@@ -295,7 +298,7 @@ where
         prob: f64,
     ) -> E::Value {
         let p = ply as usize;
-        let mut outcomes = take(&mut self.outcomes[p]);
+        let mut outcomes = self.outcomes[p].take().unwrap_or_default();
         outcomes.clear();
         self.game.outcomes(state, &mut outcomes);
         debug_assert!(!outcomes.is_empty(), "a chance node without outcomes");
@@ -313,7 +316,7 @@ where
             } else {
                 self.expectation(state, &outcomes, child_depth, ply, a, b, prob)
             };
-        self.outcomes[p] = outcomes;
+        self.outcomes[p] = Some(outcomes);
         value
     }
 
@@ -421,40 +424,37 @@ where
     /// move, then killers, then by history score; ties keep the game's order.
     fn fill_order(&self, moves: &[G::Move], order: &mut Order, ply: u32, tt_best: Option<u16>) {
         order.clear();
-        order.extend(0..moves.len() as u32);
         let hint = if ply == 0 { self.root_hint } else { None };
         let killers = match &self.ordering {
             Some(o) if self.config.killers => o.killers(ply),
             _ => [None, None],
         };
         let history = self.ordering.as_ref().filter(|_| self.config.history);
-        if hint.is_none() && tt_best.is_none() && killers == [None, None] && history.is_none() {
-            return;
-        }
-        let rank = |pos: u32| {
-            let mv = moves[pos as usize];
+        let by_index = killers != [None, None] || history.is_some();
+        let mut ranked = false;
+        for (pos, &mv) in moves.iter().enumerate() {
+            let pos = pos as u32;
+            let index = if by_index { self.game.move_index(mv) } else { 0 };
             let class = if hint == Some(mv) {
                 4
-            } else if tt_best == Some(pos as u16) && (pos as usize) < usize::from(u16::MAX) {
+            } else if tt_best.is_some_and(|best| u32::from(best) == pos) {
                 3
-            } else if killers[0].is_some() || killers[1].is_some() || history.is_some() {
-                let index = self.game.move_index(mv);
-                if killers[0] == Some(index) {
-                    2
-                } else if killers[1] == Some(index) {
-                    1
-                } else {
-                    0
-                }
+            } else if killers[0] == Some(index) {
+                2
+            } else if killers[1] == Some(index) {
+                1
             } else {
                 0
             };
-            let score = history.map_or(0, |h| h.history(self.game.move_index(mv)));
-            (Reverse(class), Reverse(score), pos)
-        };
-        // Positions make every key distinct, so equal ranks keep the game's order and the
-        // unstable sort (which does not allocate) is deterministic.
-        order.sort_unstable_by_key(|&pos| rank(pos));
+            let score = history.map_or(0, |h| h.history(index));
+            ranked |= class > 0 || score > 0;
+            order.push((Reverse(class), Reverse(score), pos));
+        }
+        // Positions make every key distinct, so the unstable sort (which does not allocate) is
+        // deterministic; with nothing to rank the game's order stands as it is.
+        if ranked {
+            order.sort_unstable();
+        }
     }
 
     fn record_cutoff(&mut self, ply: u32, mv: G::Move, depth: u32) {

@@ -42,10 +42,14 @@ impl Default for Config<NoCutoff> {
 /// first best move in the game's move order, whatever the threads' timing.
 ///
 /// The first root move is searched alone with the full window. The others then run in parallel,
-/// each with the window `(a⁻, +∞)` where `a` is the best value known when it starts and `a⁻` the
-/// value just below it: a move that only ties the best still gets its exact value, so the choice
-/// among tied moves does not depend on which thread finished first. Statistics are summed over
-/// threads. A chance or terminal root is searched serially.
+/// each with the window `[a, +∞]` where `a` is the best value known when it starts, or `[a⁻, +∞]`
+/// (`a⁻` the value just below `a`) for a move that comes before the one holding `a`: such a move
+/// must show an exact tie to win, so the choice among tied moves does not depend on which thread
+/// finished first. Statistics are summed over threads. A chance or terminal root is searched
+/// serially.
+///
+/// With `threads > 0` each call builds its own rayon pool. To search many positions, build one
+/// pool, call with `threads: 0` inside `pool.install`, and save that cost.
 ///
 /// # Examples
 ///
@@ -126,16 +130,20 @@ where
     };
 
     let first = search_move(0, E::Value::NEG_INFINITY);
-    let shared_best = Mutex::new(first.0);
+    // The best value known and the position of the move that has it.
+    let shared_best = Mutex::new((first.0, 0));
     let rest: Vec<_> = (1..moves.len())
         .into_par_iter()
         .map(|i| {
-            let best_so_far = *shared_best.lock().unwrap_or_else(|e| e.into_inner());
-            let found = search_move(i, best_so_far.next_down());
+            let (best_value, best_at) = *shared_best.lock().unwrap_or_else(|e| e.into_inner());
+            // A move after the current best only needs to beat it; one before it must also show
+            // a tie, so it gets a window just below the best value.
+            let alpha = if i < best_at { best_value.next_down() } else { best_value };
+            let found = search_move(i, alpha);
             if found.1 {
                 let mut best = shared_best.lock().unwrap_or_else(|e| e.into_inner());
-                if found.0 > *best {
-                    *best = found.0;
+                if found.0 > best.0 || (found.0 == best.0 && i < best.1) {
+                    *best = (found.0, i);
                 }
             }
             found
@@ -146,8 +154,8 @@ where
     let mut best: Option<(E::Value, Vec<G::Move>)> = None;
     for (value, exact, pv, move_stats) in std::iter::once(first).chain(rest) {
         stats += move_stats;
-        // Every move whose value equals the best was searched with a window below it, so its
-        // value is exact; the first such move in order wins.
+        // The first move (in order) with the best value was searched with a window below that
+        // value, so its result is exact: the first exact result with the best value is it.
         if exact && best.as_ref().is_none_or(|(b, _)| value > *b) {
             best = Some((value, pv));
         }

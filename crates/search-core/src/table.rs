@@ -120,10 +120,12 @@ impl<V: Value> TranspositionTable<V> {
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
-    /// Empties the table.
-    pub fn clear(&mut self) {
-        for slot in self.slots.iter_mut() {
-            *slot = Slot::default();
+    /// Empties the table. Searches running meanwhile on other threads may still store entries.
+    pub fn clear(&self) {
+        for slot in self.slots.iter() {
+            slot.meta.store(0, Ordering::Relaxed);
+            slot.value.store(0, Ordering::Relaxed);
+            slot.check.store(0, Ordering::Relaxed);
         }
     }
 
@@ -202,7 +204,7 @@ mod tests {
 
     #[test]
     fn same_key_always_updates_and_clear_empties() {
-        let mut table = TranspositionTable::<f64>::with_capacity(8);
+        let table = TranspositionTable::<f64>::with_capacity(8);
         table.store(9, Entry { value: 1.5, depth: 9, bound: Bound::Upper, best: Some(1) });
         table.store(9, Entry { value: -0.25, depth: 1, bound: Bound::Exact, best: None });
         assert_eq!(table.probe(9).map(|e| (e.value, e.depth)), Some((-0.25, 1)));
