@@ -1,0 +1,3 @@
+//! The `g2048` command line (filled in next).
+
+fn main() {}

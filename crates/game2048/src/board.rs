@@ -1,0 +1,516 @@
+//! The board: sixteen 4-bit ranks in one `u64`, and moves as lookups in tables over all rows.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use thiserror::Error;
+
+/// A direction to slide the tiles.
+///
+/// The order of [`Direction::ALL`] (up, down, left, right) is the seed program's and
+/// nneonneo's move numbering; agents that break ties by "first best" use it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Direction {
+    /// Towards row 0.
+    Up,
+    /// Towards row 3.
+    Down,
+    /// Towards column 0.
+    Left,
+    /// Towards column 3.
+    Right,
+}
+
+impl Direction {
+    /// All four directions in their canonical order.
+    pub const ALL: [Direction; 4] = [Direction::Up, Direction::Down, Direction::Left, Direction::Right];
+
+    /// The lower-case name: `up`, `down`, `left` or `right`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Direction::Up => "up",
+            Direction::Down => "down",
+            Direction::Left => "left",
+            Direction::Right => "right",
+        }
+    }
+
+    /// The position of this direction in [`Direction::ALL`].
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl fmt::Display for Direction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The largest rank a cell can hold: 15, the 32768 tile.
+pub const MAX_RANK: u8 = 15;
+
+/// A move that would merge two 32768 tiles: their sum, 65536, does not fit in a 4-bit rank.
+///
+/// Such a merge is refused rather than stored wrongly: the direction is not a legal move (see
+/// [`Board::slide`]), and a game where it is the only way on ends as [`crate::Outcome::Overflow`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[error("moving {direction} would merge two 32768 tiles, and 65536 does not fit in a cell")]
+pub struct TileOverflow {
+    /// The direction that was refused.
+    pub direction: Direction,
+}
+
+/// An error placing a tile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum SpawnError {
+    /// The cell index is not in `0..16`.
+    #[error("cell {0} is outside the board (cells are 0 to 15)")]
+    NoSuchCell(usize),
+    /// The cell already holds a tile.
+    #[error("cell {0} is not empty")]
+    Occupied(usize),
+    /// Only 2s and 4s spawn.
+    #[error("a spawned tile is a 2 or a 4, not rank {0}")]
+    NotASpawn(u8),
+}
+
+/// The result of a slide: the new board and the sum of the merged tiles' values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Slide {
+    /// The board after the slide (before any spawn).
+    pub board: Board,
+    /// The value of every tile a merge created, summed: what the move adds to the score.
+    pub score: u32,
+}
+
+/// A 2048 board: sixteen cells of 4 bits, cell `(row, col)` in nibble `4·row + col`, row 0 on top,
+/// column 0 on the left. A nibble holds a rank: 0 for an empty cell, `r` for a tile of value 2^r.
+///
+/// ```text
+///  bits  0..15 : row 0   nibble 0 = (0,0) … nibble 3 = (0,3)
+///  bits 16..31 : row 1
+///  bits 32..47 : row 2
+///  bits 48..63 : row 3   nibble 15 = (3,3)
+/// ```
+///
+/// Boards are `Copy`; every operation returns a new board.
+///
+/// # Examples
+///
+/// ```
+/// use game2048::{Board, Direction};
+///
+/// let board: Board = "2 2 4 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+/// let slide = board.slide(Direction::Left).unwrap();
+/// assert_eq!(slide.board.to_string(), "4 4 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
+/// assert_eq!(slide.score, 4);
+/// assert_eq!(board.value(2), 4);
+/// ```
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Board(u64);
+
+impl Board {
+    /// The empty board.
+    pub const EMPTY: Board = Board(0);
+
+    /// The board with these raw nibbles.
+    pub const fn from_raw(raw: u64) -> Self {
+        Board(raw)
+    }
+
+    /// The raw nibbles.
+    pub const fn raw(self) -> u64 {
+        self.0
+    }
+
+    /// The board with the given ranks, row-major. Every rank must be at most 15.
+    ///
+    /// # Panics
+    /// If a rank is above [`MAX_RANK`]; parse text with [`str::parse`] for a checked conversion.
+    pub fn from_ranks(ranks: [u8; 16]) -> Self {
+        let mut raw = 0;
+        for (cell, &rank) in ranks.iter().enumerate() {
+            assert!(rank <= MAX_RANK, "rank {rank} does not fit in a cell");
+            raw |= u64::from(rank) << (4 * cell);
+        }
+        Board(raw)
+    }
+
+    /// The rank at `cell` (`4·row + col`): 0 for empty, `r` for a tile of 2^r.
+    pub fn rank(self, cell: usize) -> u8 {
+        ((self.0 >> (4 * cell)) & 0xF) as u8
+    }
+
+    /// The tile value at `cell`, 0 for an empty cell.
+    pub fn value(self, cell: usize) -> u32 {
+        match self.rank(cell) {
+            0 => 0,
+            r => 1 << r,
+        }
+    }
+
+    /// The sixteen ranks, row-major.
+    pub fn ranks(self) -> [u8; 16] {
+        std::array::from_fn(|cell| self.rank(cell))
+    }
+
+    /// The sixteen tile values, row-major, 0 for empty cells.
+    pub fn values(self) -> [u32; 16] {
+        std::array::from_fn(|cell| self.value(cell))
+    }
+
+    /// The board with `cell` set to `rank` (no checks; `rank` is masked to 4 bits).
+    pub fn with_rank(self, cell: usize, rank: u8) -> Self {
+        let shift = 4 * cell;
+        Board((self.0 & !(0xF << shift)) | (u64::from(rank & 0xF) << shift))
+    }
+
+    /// Row `r` as 16 bits: nibble `c` is column `c`.
+    pub fn row(self, r: usize) -> u16 {
+        (self.0 >> (16 * r)) as u16
+    }
+
+    /// The board mirrored in its main diagonal: cell `(r, c)` goes to `(c, r)`.
+    pub fn transpose(self) -> Self {
+        let x = self.0;
+        let a1 = x & 0xF0F0_0F0F_F0F0_0F0F;
+        let a2 = x & 0x0000_F0F0_0000_F0F0;
+        let a3 = x & 0x0F0F_0000_0F0F_0000;
+        let a = a1 | (a2 << 12) | (a3 >> 12);
+        let b1 = a & 0xFF00_FF00_00FF_00FF;
+        let b2 = a & 0x00FF_00FF_0000_0000;
+        let b3 = a & 0x0000_0000_FF00_FF00;
+        Board(b1 | (b2 >> 24) | (b3 << 24))
+    }
+
+    /// A bit per empty cell (bit `cell` set when the cell is empty).
+    pub fn empty_mask(self) -> u16 {
+        // Fold each nibble to its lowest bit: set when the nibble is non-zero.
+        let mut x = self.0;
+        x |= x >> 2;
+        x |= x >> 1;
+        x &= 0x1111_1111_1111_1111;
+        let mut mask = 0u16;
+        for cell in 0..16 {
+            if (x >> (4 * cell)) & 1 == 0 {
+                mask |= 1 << cell;
+            }
+        }
+        mask
+    }
+
+    /// The number of empty cells.
+    pub fn empty_count(self) -> u32 {
+        let mut x = self.0;
+        x |= x >> 2;
+        x |= x >> 1;
+        16 - (x & 0x1111_1111_1111_1111).count_ones()
+    }
+
+    /// The highest rank on the board (0 on an empty board).
+    pub fn max_rank(self) -> u8 {
+        (0..16).map(|cell| self.rank(cell)).max().unwrap_or(0)
+    }
+
+    /// The highest tile value on the board (0 on an empty board).
+    pub fn max_tile(self) -> u32 {
+        match self.max_rank() {
+            0 => 0,
+            r => 1 << r,
+        }
+    }
+
+    /// The number of distinct tile values on the board.
+    pub fn distinct_tiles(self) -> u32 {
+        let seen = (0..16).fold(0u16, |seen, cell| seen | (1 << self.rank(cell)));
+        (seen & !1).count_ones()
+    }
+
+    /// The sum of the tile values.
+    pub fn tile_sum(self) -> u64 {
+        (0..16).map(|cell| u64::from(self.value(cell))).sum()
+    }
+
+    /// Slides the tiles towards `direction`, merging equal neighbours once each, the merges
+    /// nearest the wall first. Returns the new board (equal to `self` when nothing moves) and the
+    /// merge score, or [`TileOverflow`] if two 32768 tiles would merge.
+    pub fn slide(self, direction: Direction) -> Result<Slide, TileOverflow> {
+        let t = tables();
+        // Up and down are left and right on the transposed board.
+        let (lines, table) = match direction {
+            Direction::Left => (self, &t.left),
+            Direction::Right => (self, &t.right),
+            Direction::Up => (self.transpose(), &t.left),
+            Direction::Down => (self.transpose(), &t.right),
+        };
+        let mut out = 0u64;
+        let mut score = 0u32;
+        for r in 0..4 {
+            let line = lines.row(r) as usize;
+            if t.overflow[line] {
+                return Err(TileOverflow { direction });
+            }
+            out |= u64::from(table[line]) << (16 * r);
+            score += t.score[line];
+        }
+        let board = match direction {
+            Direction::Left | Direction::Right => Board(out),
+            Direction::Up | Direction::Down => Board(out).transpose(),
+        };
+        Ok(Slide { board, score })
+    }
+
+    /// The board after sliding towards `direction`, if that changes it and needs no overflowing
+    /// merge: `Some` exactly for the legal moves.
+    pub fn play(self, direction: Direction) -> Option<Slide> {
+        self.slide(direction).ok().filter(|s| s.board != self)
+    }
+
+    /// The legal directions in canonical order.
+    pub fn legal_moves(self) -> impl Iterator<Item = Direction> {
+        Direction::ALL.into_iter().filter(move |&d| self.play(d).is_some())
+    }
+
+    /// Whether no direction is a legal move.
+    pub fn is_terminal(self) -> bool {
+        // Fast path for boards without a 32768 (where refused merges cannot occur): a board
+        // with tiles and an empty cell always has a move, and a full one has one exactly when
+        // two neighbours are equal.
+        if self.max_rank() < MAX_RANK {
+            let empty = self.empty_count();
+            if empty == 16 {
+                return true;
+            }
+            if empty > 0 {
+                return false;
+            }
+            return !self.has_equal_neighbours();
+        }
+        self.legal_moves().next().is_none()
+    }
+
+    /// Whether two side-by-side or stacked cells hold equal tiles.
+    fn has_equal_neighbours(self) -> bool {
+        let x = self.0;
+        let t = self.transpose().0;
+        // In each row, compare columns c and c+1: a zero nibble in x ^ (x >> 4) at columns 0..2.
+        let same = |w: u64| {
+            let d = w ^ (w >> 4);
+            (0..4).any(|r| (0..3).any(|c| (d >> (16 * r + 4 * c)) & 0xF == 0))
+        };
+        same(x) || same(t)
+    }
+
+    /// Whether the only moves that would change the board are refused merges of two 32768s.
+    pub fn is_blocked_by_overflow(self) -> bool {
+        self.is_terminal() && Direction::ALL.iter().any(|&d| self.slide(d).is_err())
+    }
+
+    /// The board with a tile of `rank` (1 for a 2, 2 for a 4) placed on the empty `cell`.
+    pub fn spawn(self, cell: usize, rank: u8) -> Result<Board, SpawnError> {
+        if cell >= 16 {
+            return Err(SpawnError::NoSuchCell(cell));
+        }
+        if !(1..=2).contains(&rank) {
+            return Err(SpawnError::NotASpawn(rank));
+        }
+        if self.rank(cell) != 0 {
+            return Err(SpawnError::Occupied(cell));
+        }
+        Ok(self.with_rank(cell, rank))
+    }
+}
+
+impl fmt::Debug for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Board({self})")
+    }
+}
+
+/// Slides one line of four ranks towards its start (index 0): the plain definition the tables
+/// are built from, and the reference the tests check the tables against.
+///
+/// Returns the new line, the merge score and whether two 32768s (rank 15) would merge; in that
+/// case the two are left unmerged in the returned line.
+///
+/// # Examples
+///
+/// ```
+/// use game2048::slide_line;
+///
+/// assert_eq!(slide_line([1, 1, 1, 1]), ([2, 2, 0, 0], 8, false));
+/// assert_eq!(slide_line([2, 2, 3, 0]), ([3, 3, 0, 0], 8, false)); // no chain merge
+/// assert_eq!(slide_line([15, 15, 0, 0]).2, true);
+/// ```
+pub fn slide_line(line: [u8; 4]) -> ([u8; 4], u32, bool) {
+    let mut out = [0u8; 4];
+    let mut n = 0;
+    let mut score = 0;
+    let mut overflow = false;
+    let tiles: Vec<u8> = line.iter().copied().filter(|&r| r != 0).collect();
+    let mut i = 0;
+    while i < tiles.len() {
+        if i + 1 < tiles.len() && tiles[i] == tiles[i + 1] {
+            if tiles[i] == MAX_RANK {
+                overflow = true;
+                out[n] = tiles[i];
+                n += 1;
+                i += 1;
+                continue;
+            }
+            out[n] = tiles[i] + 1;
+            score += 1u32 << (tiles[i] + 1);
+            n += 1;
+            i += 2;
+        } else {
+            out[n] = tiles[i];
+            n += 1;
+            i += 1;
+        }
+    }
+    (out, score, overflow)
+}
+
+fn unpack(line: u16) -> [u8; 4] {
+    std::array::from_fn(|i| ((line >> (4 * i)) & 0xF) as u8)
+}
+
+fn pack(line: [u8; 4]) -> u16 {
+    line.iter().enumerate().fold(0, |acc, (i, &r)| acc | (u16::from(r) << (4 * i)))
+}
+
+/// Move tables over all 65,536 lines, built once per process.
+struct Tables {
+    left: Vec<u16>,
+    right: Vec<u16>,
+    /// The merge score of a line; the same in both directions (runs of equal tiles pair up the
+    /// same number of times from either end).
+    score: Vec<u32>,
+    overflow: Vec<bool>,
+}
+
+fn tables() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| {
+        let mut t = Tables {
+            left: vec![0; 1 << 16],
+            right: vec![0; 1 << 16],
+            score: vec![0; 1 << 16],
+            overflow: vec![false; 1 << 16],
+        };
+        for line in 0..=u16::MAX {
+            let ranks = unpack(line);
+            let (left, score, overflow) = slide_line(ranks);
+            let mut reversed = ranks;
+            reversed.reverse();
+            let (mut right, _, _) = slide_line(reversed);
+            right.reverse();
+            let i = line as usize;
+            t.left[i] = pack(left);
+            t.right[i] = pack(right);
+            t.score[i] = score;
+            t.overflow[i] = overflow;
+        }
+        t
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(text: &str) -> Board {
+        text.parse().unwrap()
+    }
+
+    #[test]
+    fn canonical_line_cases() {
+        // The reference's table of cases, identical in OpenSpiel, nneonneo and the seed program.
+        let cases = [
+            ("2 2 2 2", Direction::Left, "4 4 0 0", 8),
+            ("2 2 2 0", Direction::Left, "4 2 0 0", 4),
+            ("2 2 2 0", Direction::Right, "0 0 2 4", 4),
+            ("4 4 8 0", Direction::Left, "8 8 0 0", 8),
+            ("2 0 2 4", Direction::Left, "4 4 0 0", 4),
+            ("4 2 2 0", Direction::Left, "4 4 0 0", 4),
+            ("8 8 16 16", Direction::Right, "0 0 16 32", 48),
+        ];
+        for (before, dir, after, score) in cases {
+            let b = board(&format!("{before}/0 0 0 0/0 0 0 0/0 0 0 0"));
+            let s = b.slide(dir).unwrap();
+            assert_eq!(s.board, board(&format!("{after}/0 0 0 0/0 0 0 0/0 0 0 0")), "{before} {dir}");
+            assert_eq!(s.score, score);
+        }
+    }
+
+    #[test]
+    fn columns_merge_once_per_move() {
+        // A column (top to bottom) 0 2 2 2 moved down.
+        let b = board("0 0 0 0/2 0 0 0/2 0 0 0/2 0 0 0");
+        let s = b.slide(Direction::Down).unwrap();
+        assert_eq!(s.board, board("0 0 0 0/0 0 0 0/2 0 0 0/4 0 0 0"));
+        assert_eq!(s.score, 4);
+        // OpenSpiel's OneMergePerTurnTest: the new 4 does not merge with the 4 below it.
+        let b = board("2 4 0 4/0 2 0 2/0 0 0 0/0 2 0 0");
+        let s = b.slide(Direction::Down).unwrap();
+        assert_eq!((s.board.value(9), s.board.value(13), s.board.value(5), s.board.value(1)), (4, 4, 0, 0));
+        assert_eq!(s.score, 4);
+    }
+
+    #[test]
+    fn no_change_is_not_a_move() {
+        let b = board("2 4 8 16/0 0 0 0/0 0 0 0/0 0 0 0");
+        assert!(b.play(Direction::Left).is_none());
+        assert!(b.play(Direction::Up).is_none());
+        assert!(b.play(Direction::Down).is_some());
+        assert_eq!(b.legal_moves().collect::<Vec<_>>(), vec![Direction::Down]);
+    }
+
+    #[test]
+    fn terminal_boards() {
+        let full = board("2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2");
+        assert!(full.is_terminal());
+        assert!(!full.is_blocked_by_overflow());
+        let mergeable = board("2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 4");
+        assert!(!mergeable.is_terminal());
+    }
+
+    #[test]
+    fn two_32768s_do_not_merge() {
+        let b = board("32768 32768 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
+        assert_eq!(b.slide(Direction::Left), Err(TileOverflow { direction: Direction::Left }));
+        assert_eq!(b.slide(Direction::Right), Err(TileOverflow { direction: Direction::Right }));
+        // Up and down do not merge them, so they are ordinary moves.
+        assert!(b.play(Direction::Down).is_some());
+        let blocked = board("32768 32768 2 4/4 2 4 2/2 4 2 4/4 2 4 2");
+        assert!(blocked.is_terminal());
+        assert!(blocked.is_blocked_by_overflow());
+    }
+
+    #[test]
+    fn counts_and_spawns() {
+        let b = board("2 0 0 4/0 0 0 0/0 8 0 0/0 0 0 2");
+        assert_eq!((b.empty_count(), b.max_tile(), b.distinct_tiles(), b.tile_sum()), (12, 8, 3, 16));
+        assert_eq!(b.empty_mask().count_ones(), 12);
+        assert_eq!(b.empty_mask() & 1, 0);
+        assert_eq!(b.spawn(0, 1), Err(SpawnError::Occupied(0)));
+        assert_eq!(b.spawn(16, 1), Err(SpawnError::NoSuchCell(16)));
+        assert_eq!(b.spawn(1, 3), Err(SpawnError::NotASpawn(3)));
+        assert_eq!(b.spawn(1, 2).unwrap().value(1), 4);
+        assert_eq!(Board::EMPTY.empty_count(), 16);
+        assert_eq!(Board::EMPTY.max_tile(), 0);
+    }
+
+    #[test]
+    fn transpose_swaps_rows_and_columns() {
+        let b = Board::from_ranks(std::array::from_fn(|i| i as u8));
+        let t = b.transpose();
+        for r in 0..4 {
+            for c in 0..4 {
+                assert_eq!(t.rank(4 * r + c), b.rank(4 * c + r));
+            }
+        }
+        assert_eq!(t.transpose(), b);
+    }
+}

@@ -1,0 +1,111 @@
+//! From a board heuristic to a search evaluator: the [`Heuristic`] trait and [`Evaluation`].
+
+use search_core::{Evaluator, Player};
+
+use crate::board::Board;
+use crate::rules::{Game2048, Position};
+
+/// A static value of a board: higher is better for the player.
+///
+/// Implemented by every heuristic in [`crate::heuristics`]; implement it to search with your own.
+///
+/// # Examples
+///
+/// ```
+/// use game2048::{Board, Heuristic};
+///
+/// /// More empty cells is better.
+/// struct Space;
+/// impl Heuristic for Space {
+///     fn value(&self, board: Board) -> f64 { f64::from(board.empty_count()) }
+///     fn bounds(&self) -> Option<(f64, f64)> { Some((0.0, 16.0)) }
+/// }
+/// assert_eq!(Space.value(Board::EMPTY), 16.0);
+/// ```
+pub trait Heuristic: Sync {
+    /// The value of `board`.
+    fn value(&self, board: Board) -> f64;
+
+    /// Bounds `(lo, hi)` on every value this heuristic returns, if known: they let Star1 prune
+    /// chance nodes.
+    fn bounds(&self) -> Option<(f64, f64)> {
+        None
+    }
+}
+
+impl<H: Heuristic + ?Sized> Heuristic for &H {
+    fn value(&self, board: Board) -> f64 {
+        (**self).value(board)
+    }
+    fn bounds(&self) -> Option<(f64, f64)> {
+        (**self).bounds()
+    }
+}
+
+impl<H: Heuristic + ?Sized> Heuristic for Box<H> {
+    fn value(&self, board: Board) -> f64 {
+        (**self).value(board)
+    }
+    fn bounds(&self) -> Option<(f64, f64)> {
+        (**self).bounds()
+    }
+}
+
+/// The evaluator the agents search with: a heuristic for boards where the search stops, and a
+/// fixed value for lost positions (no legal move).
+///
+/// `loss` must lie below every heuristic value, so that the search avoids losing whenever it
+/// can, as the seed document asks ("a won position must score higher than a lost one"); the
+/// default, [`Evaluation::new`], takes one below the heuristic's lower bound, or −10¹² when the
+/// heuristic has none.
+///
+/// Values are the player's (player 0); in the seed's minimax model the adversary minimises them.
+///
+/// # Examples
+///
+/// ```
+/// use game2048::{Board, Evaluation, Game2048, Heuristic, Position};
+/// use search_core::Evaluator;
+///
+/// struct TileSum;
+/// impl Heuristic for TileSum {
+///     fn value(&self, board: Board) -> f64 { board.tile_sum() as f64 }
+///     fn bounds(&self) -> Option<(f64, f64)> { Some((0.0, 16.0 * 32768.0)) }
+/// }
+///
+/// let eval = Evaluation::new(TileSum);
+/// let lost: Board = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2".parse().unwrap();
+/// assert!(eval.terminal(&Game2048::chance(0.1), &Position::slide(lost), 0, 3) < 0.0);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Evaluation<H> {
+    /// The heuristic for non-terminal boards.
+    pub heuristic: H,
+    /// The value of a lost position.
+    pub loss: f64,
+}
+
+impl<H: Heuristic> Evaluation<H> {
+    /// An evaluation with the loss value just below the heuristic's lower bound.
+    pub fn new(heuristic: H) -> Self {
+        let loss = heuristic.bounds().map_or(-1e12, |(lo, _)| lo - 1.0);
+        Evaluation { heuristic, loss }
+    }
+}
+
+impl<H: Heuristic> Evaluator<Game2048> for Evaluation<H> {
+    type Value = f64;
+
+    fn evaluate(&self, _: &Game2048, position: &Position, player: Player) -> f64 {
+        let v = self.heuristic.value(position.board);
+        if player == 0 { v } else { -v }
+    }
+
+    fn terminal(&self, _: &Game2048, _: &Position, player: Player, _: u32) -> f64 {
+        if player == 0 { self.loss } else { -self.loss }
+    }
+
+    fn bounds(&self) -> Option<(f64, f64)> {
+        self.heuristic.bounds().map(|(lo, hi)| (lo.min(self.loss), hi.max(self.loss)))
+    }
+}
