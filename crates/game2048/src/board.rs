@@ -53,7 +53,7 @@ pub const MAX_RANK: u8 = 15;
 /// A move that would merge two 32768 tiles: their sum, 65536, does not fit in a 4-bit rank.
 ///
 /// Such a merge is refused rather than stored wrongly: the direction is not a legal move (see
-/// [`Board::slide`]), and a game where it is the only way on ends as [`crate::Outcome::Overflow`].
+/// [`Board::slide`]), and a game where it is the only way on ends as [`crate::play::Outcome::Overflow`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 #[error("moving {direction} would merge two 32768 tiles, and 65536 does not fit in a cell")]
 pub struct TileOverflow {

@@ -23,11 +23,13 @@
 //! - The score is the sum of the values of merged tiles. The game ends when no move is left, or,
 //!   with [`Rules::stop_at`], when a tile of that value appears.
 //! - Two 32768 tiles never merge: 65536 does not fit in a cell. The direction is refused with
-//!   [`TileOverflow`] and a game left with no other move ends as [`Outcome::Overflow`].
+//!   [`TileOverflow`] and a game left with no other move ends as [`play::Outcome::Overflow`].
 
+pub mod agents;
 mod board;
 mod evaluation;
 mod notation;
+pub mod play;
 mod rules;
 
 pub use board::{Board, Direction, MAX_RANK, Slide, SpawnError, TileOverflow, slide_line};

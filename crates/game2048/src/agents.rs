@@ -1,0 +1,458 @@
+//! The players: random and greedy baselines, the seed document's minimax and expectimax, and a
+//! strong expectimax. Every one that searches does so through `search-core`.
+
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use search_core::{
+    CutoffContext, CutoffPolicy, DepthCount, Horizon, NoTable, PartialCut, ProbabilityCutoff, SearchResult,
+    SearchStats, TranspositionTable, alphabeta, parallel,
+};
+
+use crate::board::{Board, Direction};
+use crate::evaluation::{Evaluation, Heuristic};
+use crate::rules::{Action, Game2048, Position};
+
+/// What an agent decided for one move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decision {
+    /// The direction to slide; always a legal move of the board it was asked about.
+    pub direction: Direction,
+    /// The search's value of the position, if the agent searched.
+    pub value: Option<f64>,
+    /// What the search did (all zero for agents that do not search).
+    pub stats: SearchStats,
+}
+
+/// A 2048 player.
+///
+/// # Examples
+///
+/// ```
+/// use game2048::agents::{Agent, RandomAgent};
+/// use game2048::Board;
+///
+/// let board: Board = "2 0 0 0/0 0 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
+/// let mut agent = RandomAgent::new(7);
+/// let decision = agent.decide(board);
+/// assert!(board.play(decision.direction).is_some());
+/// ```
+pub trait Agent {
+    /// A short description, e.g. `expectimax d5 (seed) max-sq-coef-sum`.
+    fn name(&self) -> String;
+
+    /// The direction to play on `board`, which must have a legal move.
+    ///
+    /// # Panics
+    /// If `board` has no legal move (check [`Board::is_terminal`] first).
+    fn decide(&mut self, board: Board) -> Decision;
+}
+
+fn no_search(direction: Direction) -> Decision {
+    Decision { direction, value: None, stats: SearchStats::default() }
+}
+
+fn decision(result: &SearchResult<Action, f64>, board: Board) -> Decision {
+    let direction = match result.best_move {
+        Some(Action::Slide(d)) => d,
+        // A search always names a move at a slide root with a legal move; fall back to the first
+        // legal one rather than play an illegal move if that ever fails.
+        _ => board.legal_moves().next().expect("decide() needs a board with a legal move"),
+    };
+    Decision { direction, value: Some(result.value), stats: result.stats }
+}
+
+/// Plays a uniformly random legal move: the baseline every agent must beat.
+#[derive(Clone, Debug)]
+pub struct RandomAgent {
+    rng: Xoshiro256PlusPlus,
+}
+
+impl RandomAgent {
+    /// A random agent whose choices follow from `seed`.
+    pub fn new(seed: u64) -> Self {
+        RandomAgent { rng: Xoshiro256PlusPlus::seed_from_u64(seed) }
+    }
+}
+
+impl Agent for RandomAgent {
+    fn name(&self) -> String {
+        "random".to_string()
+    }
+
+    fn decide(&mut self, board: Board) -> Decision {
+        let legal: Vec<Direction> = board.legal_moves().collect();
+        assert!(!legal.is_empty(), "decide() needs a board with a legal move");
+        no_search(legal[self.rng.random_range(0..legal.len())])
+    }
+}
+
+/// How the seed agents count depth and prune.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeedConfig {
+    /// The depth limit.
+    pub depth: u32,
+    /// How depth is counted: the original program counted every layer
+    /// ([`DepthCount::Plies`]); the document describes player moves ([`DepthCount::Moves`]).
+    pub count: DepthCount,
+    /// The seed's "partial pruning": a spawn node with at least 6 empty cells (12 spawns) and at
+    /// most 2 levels left is valued by the heuristic.
+    pub partial_cut: bool,
+}
+
+impl SeedConfig {
+    /// What the original program did at `depth`: plies counted, partial pruning on. Its published
+    /// results (depth 4 for both agents, 5 for expectimax, 6 for minimax) come from this.
+    pub fn original(depth: u32) -> Self {
+        SeedConfig { depth, count: DepthCount::Plies, partial_cut: true }
+    }
+
+    /// What the document describes: `depth` player moves, no partial pruning.
+    pub fn described(depth: u32) -> Self {
+        SeedConfig { depth, count: DepthCount::Moves, partial_cut: false }
+    }
+
+    fn horizon(&self) -> Horizon<SeedCut> {
+        Horizon { depth: self.depth, count: self.count, cutoff: SeedCut(self.partial_cut) }
+    }
+
+    fn label(&self) -> String {
+        let count = match self.count {
+            DepthCount::Plies => "plies",
+            DepthCount::Moves => "moves",
+        };
+        let cut = if self.partial_cut { ", partial cut" } else { "" };
+        format!("d{} {count}{cut}", self.depth)
+    }
+}
+
+/// The seed's partial cut, switchable: six empty cells are twelve spawns (a 2 and a 4 each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct SeedCut(bool);
+
+const SEED_PARTIAL_CUT: PartialCut = PartialCut { min_width: 12, max_remaining: 2 };
+
+impl CutoffPolicy<Game2048> for SeedCut {
+    fn cut(&self, game: &Game2048, state: &Position, ctx: &CutoffContext) -> bool {
+        self.0 && SEED_PARTIAL_CUT.cut(game, state, ctx)
+    }
+}
+
+/// Searches settings shared by the seed agents: no move ordering (moves in the seed's order, the
+/// first of equal values kept) and no Star1 (the seed pruned nothing at chance nodes).
+fn seed_search(config: &SeedConfig) -> alphabeta::Config<SeedCut> {
+    alphabeta::Config { star1: false, killers: false, history: false, ..alphabeta::Config::depth(0) }
+        .with_horizon(config.horizon())
+}
+
+/// One ply: the move whose resulting board (before the spawn) the heuristic likes best.
+#[derive(Clone, Debug)]
+pub struct Greedy<H> {
+    eval: Evaluation<H>,
+}
+
+impl<H: Heuristic> Greedy<H> {
+    /// A greedy agent with `heuristic`.
+    pub fn new(heuristic: H) -> Self {
+        Greedy { eval: Evaluation::new(heuristic) }
+    }
+}
+
+impl<H: Heuristic> Agent for Greedy<H> {
+    fn name(&self) -> String {
+        "greedy".to_string()
+    }
+
+    fn decide(&mut self, board: Board) -> Decision {
+        let config = alphabeta::Config { star1: false, killers: false, history: false, ..alphabeta::Config::depth(1) };
+        let result = alphabeta::search(&Game2048::chance(0.1), &self.eval, &Position::slide(board), &config, NoTable);
+        decision(&result, board)
+    }
+}
+
+/// The seed document's minimax: the game is an adversary that puts a 2 or a 4 on the empty cell
+/// that hurts most, and the player maximises against it with fail-hard alpha-beta.
+#[derive(Clone, Debug)]
+pub struct SeedMinimax<H> {
+    /// Depth counting and pruning.
+    pub config: SeedConfig,
+    eval: Evaluation<H>,
+}
+
+impl<H: Heuristic> SeedMinimax<H> {
+    /// The seed's minimax with `heuristic`.
+    pub fn new(config: SeedConfig, heuristic: H) -> Self {
+        SeedMinimax { config, eval: Evaluation::new(heuristic) }
+    }
+}
+
+impl<H: Heuristic> Agent for SeedMinimax<H> {
+    fn name(&self) -> String {
+        format!("minimax {}", self.config.label())
+    }
+
+    fn decide(&mut self, board: Board) -> Decision {
+        let result =
+            alphabeta::search(&Game2048::adversary(), &self.eval, &Position::slide(board), &seed_search(&self.config), NoTable);
+        decision(&result, board)
+    }
+}
+
+/// The seed document's expectimax: spawns are chance nodes, each (cell, 2) with probability
+/// 0.9/n and each (cell, 4) with 0.1/n.
+///
+/// The original program shuffled moves and spawns, so it broke ties at random; this one keeps the
+/// first of equal moves in [`Direction::ALL`] order, so a game depends only on its seed.
+#[derive(Clone, Debug)]
+pub struct SeedExpectimax<H> {
+    /// Depth counting and pruning.
+    pub config: SeedConfig,
+    /// The probability of a 4 the search assumes.
+    pub four_probability: f64,
+    eval: Evaluation<H>,
+}
+
+impl<H: Heuristic> SeedExpectimax<H> {
+    /// The seed's expectimax with `heuristic` and the standard spawn probabilities.
+    pub fn new(config: SeedConfig, heuristic: H) -> Self {
+        SeedExpectimax { config, four_probability: 0.1, eval: Evaluation::new(heuristic) }
+    }
+}
+
+impl<H: Heuristic> Agent for SeedExpectimax<H> {
+    fn name(&self) -> String {
+        format!("expectimax {}", self.config.label())
+    }
+
+    fn decide(&mut self, board: Board) -> Decision {
+        let game = Game2048::chance(self.four_probability);
+        let result = alphabeta::search(&game, &self.eval, &Position::slide(board), &seed_search(&self.config), NoTable);
+        decision(&result, board)
+    }
+}
+
+/// Settings of the strong expectimax.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StrongConfig {
+    /// Chance nodes reached with a smaller path probability are valued by the heuristic
+    /// (nneonneo's program uses 1e-4).
+    pub probability_cutoff: f64,
+    /// The depth in player moves is `max(min_depth, distinct tiles − depth_offset) + 1`: deeper as
+    /// the board fills with different tiles, where mistakes cost most. nneonneo's program uses
+    /// 3 and 2.
+    pub min_depth: u32,
+    /// See `min_depth`.
+    pub depth_offset: u32,
+    /// A cap on the depth in player moves.
+    pub max_depth: u32,
+    /// Root moves searched in parallel on this many threads (`0`: rayon's default pool, `1`:
+    /// serial).
+    pub threads: usize,
+    /// Transposition-table slots (a power of two; 24 bytes each). The table is cleared before each
+    /// decision, as nneonneo's program starts each move with a fresh one.
+    pub table_slots: usize,
+    /// Prune chance nodes with Star1, using the heuristic's bounds.
+    pub star1: bool,
+    /// The probability of a 4 the search assumes.
+    pub four_probability: f64,
+}
+
+impl Default for StrongConfig {
+    fn default() -> Self {
+        StrongConfig {
+            probability_cutoff: 1e-4,
+            min_depth: 3,
+            depth_offset: 2,
+            max_depth: 12,
+            threads: 1,
+            table_slots: 1 << 18,
+            star1: true,
+            four_probability: 0.1,
+        }
+    }
+}
+
+impl StrongConfig {
+    /// The depth in player moves this configuration searches `board` to.
+    pub fn depth_for(&self, board: Board) -> u32 {
+        let by_tiles = board.distinct_tiles().saturating_sub(self.depth_offset);
+        (by_tiles.max(self.min_depth) + 1).min(self.max_depth)
+    }
+}
+
+/// A strong expectimax in the class of the strongest public hand-written 2048 programs: a
+/// probability cut-off, a transposition table, a depth chosen from the number of distinct tiles,
+/// parallel root moves on rayon, a loss penalty (lost positions score below every board), and
+/// Star1 at chance nodes.
+#[derive(Debug)]
+pub struct Strong<H> {
+    /// The settings.
+    pub config: StrongConfig,
+    eval: Evaluation<H>,
+    table: TranspositionTable<f64>,
+    pool: Option<rayon::ThreadPool>,
+}
+
+impl<H: Heuristic> Strong<H> {
+    /// A strong agent with `heuristic` (use [`crate::heuristics::LineTable`] for full strength).
+    pub fn new(config: StrongConfig, heuristic: H) -> Self {
+        let pool = (config.threads > 1)
+            .then(|| rayon::ThreadPoolBuilder::new().num_threads(config.threads).build().ok())
+            .flatten();
+        Strong { config, eval: Evaluation::new(heuristic), table: TranspositionTable::with_capacity(config.table_slots), pool }
+    }
+
+    /// The full search result for `board` (value, move, principal variation, statistics).
+    pub fn search(&self, board: Board) -> SearchResult<Action, f64> {
+        let depth = self.config.depth_for(board);
+        let horizon =
+            Horizon { depth, count: DepthCount::Moves, cutoff: ProbabilityCutoff { threshold: self.config.probability_cutoff } };
+        let search = alphabeta::Config {
+            star1: self.config.star1,
+            killers: false,
+            history: false,
+            ..alphabeta::Config::depth(depth)
+        }
+        .with_horizon(horizon);
+        let game = Game2048::chance(self.config.four_probability);
+        let root = Position::slide(board);
+        self.table.clear();
+        let run = || parallel::search(&game, &self.eval, &root, &parallel::Config { search, threads: 0 }, &self.table);
+        match &self.pool {
+            Some(pool) => pool.install(run),
+            None if self.config.threads == 1 => alphabeta::search(&game, &self.eval, &root, &search, &self.table),
+            None => run(),
+        }
+    }
+}
+
+impl<H: Heuristic> Agent for Strong<H> {
+    fn name(&self) -> String {
+        format!("strong expectimax (cprob {}, {} threads)", self.config.probability_cutoff, self.config.threads)
+    }
+
+    fn decide(&mut self, board: Board) -> Decision {
+        let result = self.search(board);
+        decision(&result, board)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::play::{Outcome, play_game};
+    use crate::rules::Rules;
+
+    /// Tile sum: enough to tell moves apart in these tests.
+    struct Sum;
+    impl Heuristic for Sum {
+        fn value(&self, board: Board) -> f64 {
+            // Prefer boards with few tiles (merges), then a big corner tile.
+            f64::from(board.empty_count()) * 100.0 + f64::from(board.value(0))
+        }
+        fn bounds(&self) -> Option<(f64, f64)> {
+            Some((0.0, 1600.0 + 32768.0))
+        }
+    }
+
+    fn open_board() -> Board {
+        "2 0 0 0/0 4 0 0/0 0 2 0/0 0 0 8".parse().unwrap()
+    }
+
+    /// The reference's reading of the original program at depth 4: on an open board every spawn
+    /// node below the root has ≥ 6 empty cells and 2 levels left, so the search is one ply of
+    /// afterstates: the greedy agent's choice, with one partial cut per root move.
+    #[test]
+    fn original_depth_4_is_greedy_on_an_open_board() {
+        let board = open_board();
+        let mut seed = SeedExpectimax::new(SeedConfig::original(4), Sum);
+        let mut greedy = Greedy::new(Sum);
+        let (a, b) = (seed.decide(board), greedy.decide(board));
+        assert_eq!((a.direction, a.value), (b.direction, b.value));
+        assert_eq!(a.stats.policy_cutoffs, board.legal_moves().count() as u64);
+        let mut minimax = SeedMinimax::new(SeedConfig::original(4), Sum);
+        let m = minimax.decide(board);
+        assert_eq!((m.direction, m.value), (b.direction, b.value));
+    }
+
+    /// At depth 5 the original expectimax goes move, spawn, move, then cuts the second spawn
+    /// layer on an open board: two own moves, as the described search at depth 2.
+    #[test]
+    fn original_depth_5_cuts_the_second_spawn_layer() {
+        let board = open_board();
+        let mut original = SeedExpectimax::new(SeedConfig::original(5), Sum);
+        let mut described = SeedExpectimax::new(SeedConfig::described(2), Sum);
+        let (a, b) = (original.decide(board), described.decide(board));
+        assert_eq!((a.direction, a.value), (b.direction, b.value));
+        assert!(a.stats.policy_cutoffs > 0);
+        // Without the cut, depth 5 in plies searches one more own move.
+        let mut uncut = SeedExpectimax::new(SeedConfig { partial_cut: false, ..SeedConfig::original(5) }, Sum);
+        let c = uncut.decide(board);
+        assert_eq!(c.stats.policy_cutoffs, 0);
+        assert!(c.stats.leaves > a.stats.leaves);
+    }
+
+    /// The original minimax at depth 6: move, spawn, move, cut spawn layer (3 → 2 left).
+    #[test]
+    fn original_minimax_depth_6_cuts_at_the_second_spawn_layer() {
+        let board = open_board();
+        let a = SeedMinimax::new(SeedConfig::original(6), Sum).decide(board);
+        let b = SeedMinimax::new(SeedConfig::described(2), Sum).decide(board);
+        assert_eq!((a.direction, a.value), (b.direction, b.value));
+        assert!(a.stats.policy_cutoffs > 0);
+    }
+
+    /// The minimax adversary puts the worst tile in the worst place: the value of a move is the
+    /// heuristic of its worst spawn, never more than the expectimax value of the same move.
+    #[test]
+    fn minimax_is_pessimistic() {
+        let board = open_board();
+        let m = SeedMinimax::new(SeedConfig::described(2), Sum).decide(board);
+        let e = SeedExpectimax::new(SeedConfig::described(2), Sum).decide(board);
+        assert!(m.value.unwrap() <= e.value.unwrap());
+    }
+
+    /// A lost position scores below every board the heuristic can value, and the bounds Star1
+    /// relies on include it.
+    #[test]
+    fn loss_is_below_every_board() {
+        use search_core::Evaluator;
+        let eval = Evaluation::new(Sum);
+        let lost: Board = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2".parse().unwrap();
+        let game = Game2048::chance(0.1);
+        let v = eval.terminal(&game, &Position::slide(lost), 0, 5);
+        assert!(v < Sum.bounds().unwrap().0);
+        assert_eq!(eval.bounds().unwrap().0, v);
+    }
+
+    #[test]
+    fn strong_depth_grows_with_distinct_tiles() {
+        let config = StrongConfig::default();
+        assert_eq!(config.depth_for(open_board()), 4);
+        let varied: Board = "2 4 8 16/32 64 128 256/512 0 0 0/0 0 0 0".parse().unwrap();
+        assert_eq!(config.depth_for(varied), 8);
+        assert_eq!(StrongConfig { max_depth: 5, ..config }.depth_for(varied), 5);
+    }
+
+    #[test]
+    fn strong_parallel_equals_serial() {
+        let board: Board = "2 4 8 0/0 4 16 0/0 2 32 0/0 0 0 2".parse().unwrap();
+        let config = StrongConfig { probability_cutoff: 0.01, ..StrongConfig::default() };
+        let serial = Strong::new(config, Sum).search(board);
+        let parallel = Strong::new(StrongConfig { threads: 2, ..config }, Sum).search(board);
+        assert_eq!((serial.value, serial.best_move), (parallel.value, parallel.best_move));
+        let no_star1 = Strong::new(StrongConfig { star1: false, ..config }, Sum).search(board);
+        assert!((no_star1.value - serial.value).abs() <= 1e-9 * serial.value.abs());
+    }
+
+    #[test]
+    fn games_are_reproducible() {
+        let rules = Rules::default();
+        let mut agent = SeedExpectimax::new(SeedConfig::original(3), Sum);
+        let a = play_game(&mut agent, &rules, 11, Some(60), |_| {});
+        let b = play_game(&mut agent, &rules, 11, Some(60), |_| {});
+        assert_eq!((a.board, a.score, a.moves), (b.board, b.score, b.moves));
+        assert_eq!(a.outcome, Outcome::MoveLimit);
+        let c = play_game(&mut agent, &rules, 12, Some(60), |_| {});
+        assert_ne!(a.board, c.board);
+    }
+}
