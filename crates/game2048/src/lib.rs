@@ -28,6 +28,7 @@
 pub mod agents;
 mod board;
 mod evaluation;
+pub mod heuristics;
 mod notation;
 pub mod play;
 mod rules;
