@@ -163,8 +163,10 @@ impl<H: Heuristic> Agent for Greedy<H> {
     }
 
     fn decide(&mut self, board: Board) -> Decision {
-        let config = alphabeta::Config { star1: false, killers: false, history: false, ..alphabeta::Config::depth(1) };
-        let result = alphabeta::search(&Game2048::chance(0.1), &self.eval, &Position::slide(board), &config, NoTable);
+        let config =
+            alphabeta::Config { star1: false, killers: false, history: false, ..alphabeta::Config::depth(1) };
+        let result =
+            alphabeta::search(&Game2048::chance(0.1), &self.eval, &Position::slide(board), &config, NoTable);
         decision(&result, board)
     }
 }
@@ -191,8 +193,13 @@ impl<H: Heuristic> Agent for SeedMinimax<H> {
     }
 
     fn decide(&mut self, board: Board) -> Decision {
-        let result =
-            alphabeta::search(&Game2048::adversary(), &self.eval, &Position::slide(board), &seed_search(&self.config), NoTable);
+        let result = alphabeta::search(
+            &Game2048::adversary(),
+            &self.eval,
+            &Position::slide(board),
+            &seed_search(&self.config),
+            NoTable,
+        );
         decision(&result, board)
     }
 }
@@ -225,7 +232,13 @@ impl<H: Heuristic> Agent for SeedExpectimax<H> {
 
     fn decide(&mut self, board: Board) -> Decision {
         let game = Game2048::chance(self.four_probability);
-        let result = alphabeta::search(&game, &self.eval, &Position::slide(board), &seed_search(&self.config), NoTable);
+        let result = alphabeta::search(
+            &game,
+            &self.eval,
+            &Position::slide(board),
+            &seed_search(&self.config),
+            NoTable,
+        );
         decision(&result, board)
     }
 }
@@ -298,14 +311,22 @@ impl<H: Heuristic> Strong<H> {
         let pool = (config.threads > 1)
             .then(|| rayon::ThreadPoolBuilder::new().num_threads(config.threads).build().ok())
             .flatten();
-        Strong { config, eval: Evaluation::new(heuristic), table: TranspositionTable::with_capacity(config.table_slots), pool }
+        Strong {
+            config,
+            eval: Evaluation::new(heuristic),
+            table: TranspositionTable::with_capacity(config.table_slots),
+            pool,
+        }
     }
 
     /// The full search result for `board` (value, move, principal variation, statistics).
     pub fn search(&self, board: Board) -> SearchResult<Action, f64> {
         let depth = self.config.depth_for(board);
-        let horizon =
-            Horizon { depth, count: DepthCount::Moves, cutoff: ProbabilityCutoff { threshold: self.config.probability_cutoff } };
+        let horizon = Horizon {
+            depth,
+            count: DepthCount::Moves,
+            cutoff: ProbabilityCutoff { threshold: self.config.probability_cutoff },
+        };
         let search = alphabeta::Config {
             star1: self.config.star1,
             killers: false,
@@ -316,10 +337,14 @@ impl<H: Heuristic> Strong<H> {
         let game = Game2048::chance(self.config.four_probability);
         let root = Position::slide(board);
         self.table.clear();
-        let run = || parallel::search(&game, &self.eval, &root, &parallel::Config { search, threads: 0 }, &self.table);
+        let run = || {
+            parallel::search(&game, &self.eval, &root, &parallel::Config { search, threads: 0 }, &self.table)
+        };
         match &self.pool {
             Some(pool) => pool.install(run),
-            None if self.config.threads == 1 => alphabeta::search(&game, &self.eval, &root, &search, &self.table),
+            None if self.config.threads == 1 => {
+                alphabeta::search(&game, &self.eval, &root, &search, &self.table)
+            }
             None => run(),
         }
     }
@@ -327,7 +352,10 @@ impl<H: Heuristic> Strong<H> {
 
 impl<H: Heuristic> Agent for Strong<H> {
     fn name(&self) -> String {
-        format!("strong expectimax (cprob {}, {} threads)", self.config.probability_cutoff, self.config.threads)
+        format!(
+            "strong expectimax (cprob {}, {} threads)",
+            self.config.probability_cutoff, self.config.threads
+        )
     }
 
     fn decide(&mut self, board: Board) -> Decision {
@@ -385,7 +413,8 @@ mod tests {
         assert_eq!((a.direction, a.value), (b.direction, b.value));
         assert!(a.stats.policy_cutoffs > 0);
         // Without the cut, depth 5 in plies searches one more own move.
-        let mut uncut = SeedExpectimax::new(SeedConfig { partial_cut: false, ..SeedConfig::original(5) }, Sum);
+        let mut uncut =
+            SeedExpectimax::new(SeedConfig { partial_cut: false, ..SeedConfig::original(5) }, Sum);
         let c = uncut.decide(board);
         assert_eq!(c.stats.policy_cutoffs, 0);
         assert!(c.stats.leaves > a.stats.leaves);

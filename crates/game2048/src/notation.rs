@@ -108,9 +108,11 @@ impl FromStr for Board {
                 return Err(ParseBoardError::CellCount { row, count: cells.len() });
             }
             for (col, cell) in cells.iter().enumerate() {
-                let value: u64 = cell
-                    .parse()
-                    .map_err(|_| ParseBoardError::NotANumber { row, col, text: (*cell).to_string() })?;
+                let value: u64 = cell.parse().map_err(|_| ParseBoardError::NotANumber {
+                    row,
+                    col,
+                    text: (*cell).to_string(),
+                })?;
                 ranks[4 * row + col] = rank_of(value, row, col)?;
             }
         }

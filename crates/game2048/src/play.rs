@@ -6,7 +6,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::agents::{Agent, Decision};
-use crate::board::{Board, Direction, MAX_RANK};
+use crate::board::{Board, Direction};
 use crate::rules::Rules;
 
 /// How a game ended.
@@ -76,7 +76,8 @@ pub struct GameRecord {
 impl GameRecord {
     /// Whether a tile of `value` (a power of two) appeared during the game.
     pub fn reached(&self, value: u32) -> bool {
-        value.is_power_of_two() && self.first_reached.get(value.trailing_zeros() as usize).is_some_and(Option::is_some)
+        value.is_power_of_two()
+            && self.first_reached.get(value.trailing_zeros() as usize).is_some_and(Option::is_some)
     }
 
     /// Moves per second of wall time.
@@ -129,7 +130,9 @@ pub fn play_game<A: Agent + ?Sized>(
         }
         let decision = agent.decide(board);
         nodes += decision.stats.nodes;
-        let slide = board.play(decision.direction).unwrap_or_else(|| panic!("{} played an illegal move", agent.name()));
+        let slide = board
+            .play(decision.direction)
+            .unwrap_or_else(|| panic!("{} played an illegal move", agent.name()));
         let after = rules.spawn(slide.board, &mut rng).expect("a legal move leaves an empty cell");
         moves += 1;
         score += u64::from(slide.score);
@@ -151,9 +154,10 @@ pub fn play_game<A: Agent + ?Sized>(
 }
 
 fn mark_reached(first: &mut [Option<u64>; 16], board: Board, moves: u64) {
-    for rank in 1..=MAX_RANK as usize {
-        if first[rank].is_none() && (0..16).any(|cell| board.rank(cell) as usize == rank) {
-            first[rank] = Some(moves);
+    let present = (0..16).fold(0u32, |seen, cell| seen | (1 << board.rank(cell)));
+    for (rank, slot) in first.iter_mut().enumerate().skip(1) {
+        if slot.is_none() && present & (1 << rank) != 0 {
+            *slot = Some(moves);
         }
     }
 }

@@ -253,7 +253,8 @@ impl GameHash for Game2048 {
     fn hash(&self, position: &Position) -> u64 {
         // A 64-bit finaliser (MurmurHash3's) so that the low bits, which pick the table slot,
         // depend on every cell.
-        let mut h = position.board.raw() ^ if position.turn == Turn::Spawn { 0x5555_5555_5555_5555 } else { 0 };
+        let mut h =
+            position.board.raw() ^ if position.turn == Turn::Spawn { 0x5555_5555_5555_5555 } else { 0 };
         h ^= h >> 33;
         h = h.wrapping_mul(0xFF51_AFD7_ED55_8CCD);
         h ^= h >> 33;
@@ -332,7 +333,8 @@ mod tests {
     fn fast_terminal_test_matches_the_moves() {
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(3);
         for _ in 0..20_000 {
-            let ranks: [u8; 16] = std::array::from_fn(|_| rng.random_range(0..4u8) * rng.random_range(0..2u8));
+            let ranks: [u8; 16] =
+                std::array::from_fn(|_| rng.random_range(0..4u8) * rng.random_range(0..2u8));
             let board = Board::from_ranks(ranks);
             assert_eq!(board.is_terminal(), board.legal_moves().next().is_none(), "{board}");
             let full = Board::from_ranks(std::array::from_fn(|_| rng.random_range(1..5u8)));
