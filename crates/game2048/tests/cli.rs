@@ -1,0 +1,81 @@
+//! The `g2048` command line as a user runs it: outputs, exit codes and error messages.
+
+use std::process::{Command, Output};
+
+fn g2048(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_g2048")).args(args).output().expect("g2048 runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn apply_prints_the_board_and_the_score() {
+    let out = g2048(&["apply", "--board", "2 2 4 4/0 0 0 0/0 0 0 0/0 0 0 2", "--move", "left"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "4 8 0 0/0 0 0 0/0 0 0 0/2 0 0 0\nscore: 12\n");
+}
+
+#[test]
+fn apply_refuses_a_move_that_changes_nothing() {
+    let out = g2048(&["apply", "--board", "2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 0", "--move", "left"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("left does not change the board"), "{}", stderr(&out));
+    assert!(stdout(&out).is_empty());
+}
+
+#[test]
+fn bad_input_exits_2_with_a_clear_message() {
+    let bad_board = g2048(&["apply", "--board", "2 0 0 4/0 0 0 0/0 8 0 0", "--move", "left"]);
+    assert_eq!(bad_board.status.code(), Some(2));
+    assert!(stderr(&bad_board).contains("4 rows"), "{}", stderr(&bad_board));
+
+    let bad_move = g2048(&["apply", "--board", "2 0 0 4/0 0 0 0/0 8 0 0/0 0 0 2", "--move", "north"]);
+    assert_eq!(bad_move.status.code(), Some(2));
+    assert!(stderr(&bad_move).contains("not a direction"), "{}", stderr(&bad_move));
+
+    let bad_heuristic = g2048(&["best-move", "--board", "2 0 0 4/0 0 0 0/0 8 0 0/0 0 0 2", "--heuristic", "magic"]);
+    assert_eq!(bad_heuristic.status.code(), Some(2));
+    assert!(stderr(&bad_heuristic).contains("max-sq-coef-sum"), "{}", stderr(&bad_heuristic));
+
+    let bad_tile = g2048(&["play", "--stop-at", "3"]);
+    assert_eq!(bad_tile.status.code(), Some(2));
+    assert!(stderr(&bad_tile).contains("--stop-at"), "{}", stderr(&bad_tile));
+
+    let no_command = g2048(&[]);
+    assert_eq!(no_command.status.code(), Some(2));
+}
+
+#[test]
+fn best_move_names_a_legal_move() {
+    let board = "2 0 0 4/0 0 0 0/0 8 0 0/0 0 0 2";
+    for agent in ["greedy", "minimax", "expectimax", "strong", "random"] {
+        let out = g2048(&["best-move", "--board", board, "--agent", agent, "--depth", "2", "--cprob", "0.01"]);
+        assert!(out.status.success(), "{agent}: {}", stderr(&out));
+        let first = stdout(&out).lines().next().unwrap_or_default().to_string();
+        assert!(["up", "down", "left", "right"].contains(&first.as_str()), "{agent}: {first}");
+    }
+    let over = g2048(&["best-move", "--board", "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2"]);
+    assert_eq!(over.status.code(), Some(1));
+    assert!(stderr(&over).contains("game is over"));
+}
+
+#[test]
+fn play_is_reproducible_from_its_seed() {
+    let args = ["play", "--agent", "expectimax", "--depth", "3", "--seed", "5", "--max-moves", "40"];
+    let (a, b) = (g2048(&args), g2048(&args));
+    assert!(a.status.success(), "{}", stderr(&a));
+    // Everything but the timing lines must match.
+    let stable = |o: &Output| {
+        stdout(o).lines().filter(|l| !l.starts_with("time:") && !l.starts_with("moves/s:")).collect::<Vec<_>>().join("\n")
+    };
+    assert_eq!(stable(&a), stable(&b));
+    assert!(stdout(&a).contains("moves:     40"));
+    assert!(stdout(&a).contains("outcome:   move-limit"));
+    assert!(stdout(&a).contains("replay:    g2048 play --agent expectimax --depth 3 --seed 5"));
+}
