@@ -25,6 +25,47 @@
 //! - Two 32768 tiles never merge: 65536 does not fit in a cell. The direction is refused with
 //!   [`TileOverflow`] and a game left with no other move ends as [`play::Outcome::Overflow`].
 
+//!
+//! # Searching
+//!
+//! [`Game2048`] is the game as `search-core` sees it: a [`Position`] is a board and whose turn it
+//! is, the player slides, and spawns are chance nodes ([`Spawns::Chance`]) or an adversary's
+//! choice ([`Spawns::Adversary`], the seed document's minimax model). [`Evaluation`] turns any
+//! [`Heuristic`] into an evaluator, scoring a lost position below every board.
+//!
+//! | agent | what it is |
+//! |---|---|
+//! | [`agents::RandomAgent`] | a uniformly random legal move |
+//! | [`agents::Greedy`] | one ply: the best board after the move, before the spawn |
+//! | [`agents::SeedMinimax`] | the seed's alpha-beta against an adversary that places 2s and 4s |
+//! | [`agents::SeedExpectimax`] | the seed's expectimax with 0.9/n and 0.1/n chance nodes |
+//! | [`agents::Strong`] | probability cut-off, table, adaptive depth, parallel root, Star1 |
+//!
+//! The seed agents run as the original program did ([`agents::SeedConfig::original`]: depth
+//! counted in plies, partial pruning on), which is what its published results measured, or as
+//! its document describes them ([`agents::SeedConfig::described`]).
+//!
+//! [`heuristics`] holds every heuristic the seed document tried and [`heuristics::LineTable`],
+//! the strong per-line heuristic. [`play::play_game`] plays a seeded game and returns its record.
+//!
+//! ```
+//! use game2048::agents::{Agent, SeedConfig, SeedExpectimax};
+//! use game2048::heuristics::MaxSqCoefSum;
+//! use game2048::play::play_game;
+//! use game2048::Rules;
+//!
+//! let mut agent = SeedExpectimax::new(SeedConfig::original(3), MaxSqCoefSum);
+//! let game = play_game(&mut agent, &Rules::seed(), 7, Some(50), |_| {});
+//! assert_eq!(game.moves, 50);
+//! assert!(game.score > 0);
+//! ```
+//!
+//! # Command line
+//!
+//! The `g2048` binary plays games (`g2048 play --agent strong --seed 1`), advises on a board
+//! (`g2048 best-move --board "2 0 0 4/0 0 0 0/0 8 0 0/0 0 0 2"`) and applies a move
+//! (`g2048 apply --board "…" --move left`); `g2048 help` lists every option.
+
 pub mod agents;
 mod board;
 mod evaluation;
