@@ -15,7 +15,8 @@ use crate::rules::{Action, Game2048, Position};
 /// What an agent decided for one move.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decision {
-    /// The direction to slide; always a legal move of the board it was asked about.
+    /// The direction to slide: a legal move of the board it was asked about (only
+    /// [`RandomAgent::any_direction`] plays directions that change nothing).
     pub direction: Direction,
     /// The search's value of the position, if the agent searched.
     pub value: Option<f64>,
@@ -62,24 +63,50 @@ fn decision(result: &SearchResult<Action, f64>, board: Board) -> Decision {
 }
 
 /// Plays a uniformly random legal move: the baseline every agent must beat.
+///
+/// [`RandomAgent::any_direction`] plays like the seed program's random agent instead: any of the
+/// four directions, even one that changes nothing.
 #[derive(Clone, Debug)]
 pub struct RandomAgent {
     rng: Xoshiro256PlusPlus,
+    any_direction: bool,
 }
 
 impl RandomAgent {
     /// A random agent whose choices follow from `seed`.
     pub fn new(seed: u64) -> Self {
-        RandomAgent { rng: Xoshiro256PlusPlus::seed_from_u64(seed) }
+        RandomAgent { rng: Xoshiro256PlusPlus::seed_from_u64(seed), any_direction: false }
+    }
+
+    /// A random agent that picks any of the four directions, legal or not.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use game2048::agents::RandomAgent;
+    /// use game2048::play::play_game;
+    /// use game2048::Rules;
+    ///
+    /// // Under the standard rule a no-op spawns nothing; the seed program spawned anyway.
+    /// let standard = play_game(&mut RandomAgent::any_direction(3), &Rules::default(), 5, None, |_| {});
+    /// let original = Rules { spawn_after_noop: true, ..Rules::default() };
+    /// let seed_like = play_game(&mut RandomAgent::any_direction(3), &original, 5, None, |_| {});
+    /// assert!(standard.board.is_terminal() && seed_like.board.is_terminal());
+    /// ```
+    pub fn any_direction(seed: u64) -> Self {
+        RandomAgent { rng: Xoshiro256PlusPlus::seed_from_u64(seed), any_direction: true }
     }
 }
 
 impl Agent for RandomAgent {
     fn name(&self) -> String {
-        "random".to_string()
+        if self.any_direction { "random (any direction)".to_string() } else { "random".to_string() }
     }
 
     fn decide(&mut self, board: Board) -> Decision {
+        if self.any_direction {
+            return no_search(Direction::ALL[self.rng.random_range(0..4)]);
+        }
         let legal: Vec<Direction> = board.legal_moves().collect();
         assert!(!legal.is_empty(), "decide() needs a board with a legal move");
         no_search(legal[self.rng.random_range(0..legal.len())])

@@ -6,7 +6,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 
 use crate::agents::{Agent, Decision};
-use crate::board::{Board, Direction};
+use crate::board::Board;
 use crate::rules::Rules;
 
 /// How a game ended.
@@ -33,6 +33,10 @@ impl Outcome {
         }
     }
 }
+
+/// How many directions in a row that change nothing a game tolerates before it decides the agent
+/// is stuck (a bug in the agent, reported by a panic).
+const MAX_NOOPS: u64 = 100_000;
 
 /// One move of a game, as [`play_game`] reports it to its observer.
 #[derive(Clone, Debug, PartialEq)]
@@ -88,7 +92,9 @@ impl GameRecord {
 
 /// Plays one game of `agent` from a new board, with spawns drawn from `seed`.
 ///
-/// The same agent, rules and seed give the same game. `max_moves` stops a game early (as
+/// The same agent, rules and seed give the same game. A direction that changes nothing (only
+/// [`crate::agents::RandomAgent::any_direction`] plays them) spawns nothing and is not a move,
+/// unless [`Rules::spawn_after_noop`] asks for the seed program's behaviour. `max_moves` stops a game early (as
 /// [`Outcome::MoveLimit`]); `observe` sees every move (for progress lines or a live board).
 ///
 /// # Examples
@@ -116,7 +122,7 @@ pub fn play_game<A: Agent + ?Sized>(
     let mut board = rules.new_board(&mut rng);
     let mut first_reached = [None; 16];
     mark_reached(&mut first_reached, board, 0);
-    let (mut score, mut moves, mut nodes) = (0u64, 0u64, 0u64);
+    let (mut score, mut moves, mut nodes, mut noops) = (0u64, 0u64, 0u64, 0u64);
     let won = |b: Board| rules.stop_at.is_some_and(|target| b.max_tile() >= target);
     let outcome = loop {
         if won(board) {
@@ -130,14 +136,25 @@ pub fn play_game<A: Agent + ?Sized>(
         }
         let decision = agent.decide(board);
         nodes += decision.stats.nodes;
-        let slide = board
-            .play(decision.direction)
-            .unwrap_or_else(|| panic!("{} played an illegal move", agent.name()));
-        let after = rules.spawn(slide.board, &mut rng).expect("a legal move leaves an empty cell");
+        let (slid, gained) = match board.play(decision.direction) {
+            Some(slide) => (slide.board, slide.score),
+            // The seed program's loop spawned even after a direction that changed nothing.
+            None if rules.spawn_after_noop => (board, 0),
+            // The standard rule: a direction that changes nothing is not a move and spawns
+            // nothing; the agent is asked again.
+            None => {
+                noops += 1;
+                assert!(noops < MAX_NOOPS, "{} keeps playing directions that change nothing", agent.name());
+                continue;
+            }
+        };
+        // A no-op on a full board has nowhere to spawn, and so is no move either.
+        let Some(after) = rules.spawn(slid, &mut rng) else { continue };
+        noops = 0;
         moves += 1;
-        score += u64::from(slide.score);
+        score += u64::from(gained);
         mark_reached(&mut first_reached, after, moves);
-        observe(&MoveReport { number: moves, before: board, decision, after, score: slide.score });
+        observe(&MoveReport { number: moves, before: board, decision, after, score: gained });
         board = after;
     };
     GameRecord {
@@ -162,61 +179,52 @@ fn mark_reached(first: &mut [Option<u64>; 16], board: Board, moves: u64) {
     }
 }
 
-/// Plays the seed program's random agent's way: any of the four directions, legal or not, with a
-/// spawn after every one when `rules.spawn_after_noop` is set (the original program's loop), and
-/// no spawn after a no-op otherwise (the standard rule).
-///
-/// Returns the record; a no-op counts as a move only when it spawned.
-///
-/// # Examples
-///
-/// ```
-/// use game2048::play::play_any_direction;
-/// use game2048::Rules;
-///
-/// let standard = play_any_direction(&Rules::default(), 5, 7);
-/// let original = play_any_direction(&Rules { spawn_after_noop: true, ..Rules::default() }, 5, 7);
-/// assert!(standard.board.is_terminal() && original.board.is_terminal());
-/// ```
-pub fn play_any_direction(rules: &Rules, seed: u64, agent_seed: u64) -> GameRecord {
-    use rand::RngExt;
-    let start = Instant::now();
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
-    let mut choices = Xoshiro256PlusPlus::seed_from_u64(agent_seed);
-    let mut board = rules.new_board(&mut rng);
-    let mut first_reached = [None; 16];
-    mark_reached(&mut first_reached, board, 0);
-    let (mut score, mut moves) = (0u64, 0u64);
-    let outcome = loop {
-        if rules.stop_at.is_some_and(|target| board.max_tile() >= target) {
-            break Outcome::Won;
-        }
-        if board.is_terminal() {
-            break if board.is_blocked_by_overflow() { Outcome::Overflow } else { Outcome::Lost };
-        }
-        let direction = Direction::ALL[choices.random_range(0..4)];
-        let (slid, gained) = match board.play(direction) {
-            Some(slide) => (slide.board, slide.score),
-            None if rules.spawn_after_noop => (board, 0),
-            // The standard rule: a direction that changes nothing is not a move; nothing spawns.
-            None => continue,
-        };
-        // A no-op on a full board has nowhere to spawn, and so is no move either.
-        let Some(after) = rules.spawn(slid, &mut rng) else { continue };
-        board = after;
-        moves += 1;
-        score += u64::from(gained);
-        mark_reached(&mut first_reached, board, moves);
-    };
-    GameRecord {
-        seed,
-        outcome,
-        score,
-        max_tile: board.max_tile(),
-        moves,
-        seconds: start.elapsed().as_secs_f64(),
-        nodes: 0,
-        first_reached,
-        board,
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::RandomAgent;
+
+    /// Under the standard rule a direction that changes nothing spawns nothing: the tile count
+    /// grows by exactly one per move, whatever the agent tried in between.
+    #[test]
+    fn no_spawn_after_a_noop() {
+        let mut moves_seen = 0;
+        let record = play_game(&mut RandomAgent::any_direction(8), &Rules::default(), 4, None, |m| {
+            moves_seen += 1;
+            assert_ne!(m.before, m.after);
+            assert!(m.before.play(m.decision.direction).is_some(), "a no-op was reported as a move");
+        });
+        assert_eq!(record.moves, moves_seen);
+        assert_eq!(record.outcome, Outcome::Lost);
+    }
+
+    /// The seed program's loop spawns after a no-op, so its games differ from standard ones.
+    #[test]
+    fn spawn_after_noop_is_the_seed_programs_rule() {
+        let original = Rules { spawn_after_noop: true, ..Rules::default() };
+        let mut noop_moves = 0;
+        play_game(&mut RandomAgent::any_direction(8), &original, 4, Some(300), |m| {
+            if m.before.play(m.decision.direction).is_none() {
+                noop_moves += 1;
+                assert_eq!(m.after.empty_count() + 1, m.before.empty_count(), "a no-op move spawns one tile");
+            }
+        });
+        assert!(noop_moves > 0);
+    }
+
+    #[test]
+    fn stop_at_ends_the_game_as_won() {
+        let rules = Rules { stop_at: Some(64), ..Rules::default() };
+        let record = play_game(
+            &mut crate::agents::Greedy::new(crate::heuristics::LineTable::default()),
+            &rules,
+            1,
+            None,
+            |_| {},
+        );
+        assert_eq!(record.outcome, Outcome::Won);
+        assert_eq!(record.max_tile, 64);
+        assert!(record.reached(64) && !record.reached(128));
+        assert_eq!(record.first_reached[6], Some(record.moves));
     }
 }

@@ -413,11 +413,7 @@ where
         chance: bool,
     ) -> bool {
         let ctx = CutoffContext { remaining, width, path_probability: prob, ply, chance };
-        let cut = self.config.horizon.cutoff.cut(self.game, state, &ctx);
-        if cut {
-            self.stats.policy_cutoffs += 1;
-        }
-        cut
+        self.config.horizon.cuts(self.game, state, ctx, &mut self.stats)
     }
 
     /// Fills `order` with positions into `moves`, in search order: the root hint, then the table's

@@ -151,6 +151,24 @@ impl<C> Horizon<C> {
 }
 
 impl<C> Horizon<C> {
+    /// Asks the cut-off policy about a node and counts a cut in `stats`.
+    pub(crate) fn cuts<G: Game>(
+        &self,
+        game: &G,
+        state: &G::State,
+        ctx: CutoffContext,
+        stats: &mut crate::stats::SearchStats,
+    ) -> bool
+    where
+        C: CutoffPolicy<G>,
+    {
+        let cut = self.cutoff.cut(game, state, &ctx);
+        if cut {
+            stats.policy_cutoffs += 1;
+        }
+        cut
+    }
+
     /// The same horizon with another depth limit.
     pub fn with_depth(&self, depth: u32) -> Self
     where

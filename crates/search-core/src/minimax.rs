@@ -204,10 +204,6 @@ where
         chance: bool,
     ) -> bool {
         let ctx = CutoffContext { remaining, width, path_probability: prob, ply, chance };
-        let cut = self.horizon.cutoff.cut(self.game, state, &ctx);
-        if cut {
-            self.stats.policy_cutoffs += 1;
-        }
-        cut
+        self.horizon.cuts(self.game, state, ctx, &mut self.stats)
     }
 }
