@@ -39,7 +39,8 @@ fn bad_input_exits_2_with_a_clear_message() {
     assert_eq!(bad_move.status.code(), Some(2));
     assert!(stderr(&bad_move).contains("not a direction"), "{}", stderr(&bad_move));
 
-    let bad_heuristic = g2048(&["best-move", "--board", "2 0 0 4/0 0 0 0/0 8 0 0/0 0 0 2", "--heuristic", "magic"]);
+    let bad_heuristic =
+        g2048(&["best-move", "--board", "2 0 0 4/0 0 0 0/0 8 0 0/0 0 0 2", "--heuristic", "magic"]);
     assert_eq!(bad_heuristic.status.code(), Some(2));
     assert!(stderr(&bad_heuristic).contains("max-sq-coef-sum"), "{}", stderr(&bad_heuristic));
 
@@ -55,7 +56,8 @@ fn bad_input_exits_2_with_a_clear_message() {
 fn best_move_names_a_legal_move() {
     let board = "2 0 0 4/0 0 0 0/0 8 0 0/0 0 0 2";
     for agent in ["greedy", "minimax", "expectimax", "strong", "random"] {
-        let out = g2048(&["best-move", "--board", board, "--agent", agent, "--depth", "2", "--cprob", "0.01"]);
+        let out =
+            g2048(&["best-move", "--board", board, "--agent", agent, "--depth", "2", "--cprob", "0.01"]);
         assert!(out.status.success(), "{agent}: {}", stderr(&out));
         let first = stdout(&out).lines().next().unwrap_or_default().to_string();
         assert!(["up", "down", "left", "right"].contains(&first.as_str()), "{agent}: {first}");
@@ -72,7 +74,11 @@ fn play_is_reproducible_from_its_seed() {
     assert!(a.status.success(), "{}", stderr(&a));
     // Everything but the timing lines must match.
     let stable = |o: &Output| {
-        stdout(o).lines().filter(|l| !l.starts_with("time:") && !l.starts_with("moves/s:")).collect::<Vec<_>>().join("\n")
+        stdout(o)
+            .lines()
+            .filter(|l| !l.starts_with("time:") && !l.starts_with("moves/s:"))
+            .collect::<Vec<_>>()
+            .join("\n")
     };
     assert_eq!(stable(&a), stable(&b));
     assert!(stdout(&a).contains("moves:     40"));
