@@ -1,26 +1,227 @@
-//! The workspace's task runner, reached as `cargo xtask <task>`.
+//! The workspace's task runner, reached as `cargo xtask <task>` (a release build).
 //!
-//! Tasks are subcommands of this one binary. The evaluation harness (`cargo xtask eval`) is built
-//! by its own issue; until then the runner only lists what exists.
+//! - `cargo xtask eval`: runs the evaluation tiers of the seed documents and writes one JSON
+//!   line per game, `summary.md` and SVG plots into an output folder.
+//! - `cargo xtask report DIR...`: rebuilds the summary and plots from the JSON lines of one or
+//!   more output folders (for example the shards of one run, made on several machines).
 
+mod plots;
+mod record;
+mod run;
+mod summary;
+mod tiers;
+
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{SystemTime, UNIX_EPOCH};
 
-/// The tasks this runner knows, with one line each for `cargo xtask help`.
-const TASKS: &[(&str, &str)] = &[("help", "list the available tasks")];
+use clap::{Parser, Subcommand, ValueEnum};
+
+use crate::record::{GameLine, RESULTS_FILE};
+use crate::run::{EvalOptions, GameChoice, Shard};
+
+#[derive(Parser)]
+#[command(name = "cargo xtask", about = "Workspace tasks: evaluation runs and their reports")]
+struct Cli {
+    #[command(subcommand)]
+    task: Task,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum GameArg {
+    #[value(name = "2048")]
+    G2048,
+    Hex,
+    Domino,
+    All,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum TierArg {
+    #[value(name = "1")]
+    One,
+    #[value(name = "2")]
+    Two,
+    #[value(name = "3")]
+    Three,
+    All,
+}
+
+#[derive(Subcommand)]
+enum Task {
+    /// Run the evaluation tiers and write games.jsonl, summary.md and plots.
+    Eval {
+        /// The game to evaluate.
+        #[arg(long, value_enum, default_value = "all")]
+        game: GameArg,
+        /// The tier to run.
+        #[arg(long, value_enum, default_value = "all")]
+        tier: TierArg,
+        /// Games per row, instead of the tiers' own counts (50, 50 and 20).
+        #[arg(long)]
+        games: Option<u64>,
+        /// The run's seed: game i of every row uses a seed derived from it and i.
+        #[arg(long, default_value_t = 2048)]
+        seed: u64,
+        /// Games played at once (default: one per core).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// The output folder (default: target/eval/<UTC timestamp>); rerunning with the same
+        /// folder skips the games already recorded there.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// A handful of games per row at reduced depth, in well under a minute.
+        #[arg(long)]
+        quick: bool,
+        /// Run only the games whose index is K modulo N.
+        #[arg(long, value_name = "K/N")]
+        shard: Option<Shard>,
+    },
+    /// Rebuild summary.md and the plots from the games.jsonl of one or more output folders.
+    Report {
+        /// Output folders (or games.jsonl files) to read.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+        /// Where to write summary.md and the plots (default: the first folder).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
+}
+
+/// The workspace root, where `target/` lives.
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// `YYYYMMDD-HHMMSS` in UTC.
+fn timestamp() -> String {
+    let secs = SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let (days, rest) = (secs / 86_400, secs % 86_400);
+    // Howard Hinnant's civil-from-days algorithm.
+    let z = days as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}{month:02}{day:02}-{:02}{:02}{:02}", rest / 3600, rest / 60 % 60, rest % 60)
+}
+
+/// Writes summary.md and the plots for `games` into `dir`, and says where they are.
+fn write_report(dir: &Path, games: &[GameLine]) -> Result<(), String> {
+    let rows = summary::summarize(games);
+    let text = summary::markdown(&rows);
+    let path = dir.join("summary.md");
+    std::fs::write(&path, &text).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    let plots = plots::write_plots(dir, &rows).map_err(|e| e.to_string())?;
+    println!("{text}");
+    println!("wrote {}", path.display());
+    for plot in plots {
+        println!("wrote {}", plot.display());
+    }
+    Ok(())
+}
+
+fn eval_task(options: EvalOptions) -> Result<(), String> {
+    let started = std::time::Instant::now();
+    let games = run::eval(&options).map_err(|e| e.to_string())?;
+    write_report(&options.out, &games)?;
+    println!(
+        "results in {} ({:.1} s)",
+        options.out.join(RESULTS_FILE).display(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn report_task(dirs: &[PathBuf], out: Option<PathBuf>) -> Result<(), String> {
+    let mut games: Vec<GameLine> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for dir in dirs {
+        let path = if dir.is_dir() { dir.join(RESULTS_FILE) } else { dir.clone() };
+        let loaded = record::read(&path).map_err(|e| e.to_string())?;
+        if loaded.dropped_partial_line {
+            eprintln!("{}: ignoring a half-written last line", path.display());
+        }
+        // Shards never overlap, but the same folder named twice would count its games twice.
+        games.extend(loaded.games.into_iter().filter(|g| seen.insert(g.key())));
+    }
+    if games.is_empty() {
+        return Err("no game records found".to_string());
+    }
+    let out = out.unwrap_or_else(|| {
+        let first = &dirs[0];
+        if first.is_dir() {
+            first.clone()
+        } else {
+            first.parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+        }
+    });
+    std::fs::create_dir_all(&out)
+        .map_err(|e| format!("cannot use {} as the output folder: {e}", out.display()))?;
+    write_report(&out, &games)
+}
 
 fn main() -> ExitCode {
-    let task = std::env::args().nth(1);
-    match task.as_deref() {
-        None | Some("help") | Some("--help") | Some("-h") => {
-            println!("usage: cargo xtask <task>\n\ntasks:");
-            for (name, what) in TASKS {
-                println!("  {name:<8} {what}");
+    let cli = Cli::parse();
+    let result = match cli.task {
+        Task::Eval { game, tier, games, seed, jobs, out, quick, shard } => {
+            if games == Some(0) {
+                eprintln!("error: --games must be at least 1");
+                return ExitCode::from(2);
             }
-            ExitCode::SUCCESS
+            if jobs == Some(0) {
+                eprintln!("error: --jobs must be at least 1");
+                return ExitCode::from(2);
+            }
+            let game = match game {
+                GameArg::G2048 => GameChoice::G2048,
+                GameArg::Hex => GameChoice::Hex,
+                GameArg::Domino => GameChoice::Domino,
+                GameArg::All => GameChoice::All,
+            };
+            let tiers = match tier {
+                TierArg::One => vec![1],
+                TierArg::Two => vec![2],
+                TierArg::Three => vec![3],
+                TierArg::All => vec![1, 2, 3],
+            };
+            let jobs = jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+            let out = out.unwrap_or_else(|| workspace_root().join("target").join("eval").join(timestamp()));
+            eval_task(EvalOptions {
+                game,
+                tiers,
+                games,
+                seed,
+                jobs,
+                out,
+                quick,
+                shard: shard.unwrap_or(Shard::ALL),
+            })
         }
-        Some(other) => {
-            eprintln!("error: unknown task `{other}` (run `cargo xtask help` for the list)");
-            ExitCode::from(2)
+        Task::Report { dirs, out } => report_task(&dirs, out),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_look_right() {
+        let t = timestamp();
+        assert_eq!(t.len(), 15);
+        assert!(t.starts_with("20"));
+        assert_eq!(&t[8..9], "-");
     }
 }

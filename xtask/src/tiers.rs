@@ -1,0 +1,356 @@
+//! What each tier runs: the rows of the 2048 evaluation, how a row plays one game, and the
+//! seed document's published numbers to compare with.
+
+use std::collections::BTreeMap;
+
+use game2048::Rules;
+use game2048::agents::{
+    Agent, Greedy, RandomAgent, SeedConfig, SeedExpectimax, SeedMinimax, Strong, StrongConfig,
+};
+use game2048::heuristics::{LineTable, SeedHeuristic};
+use game2048::play::{GameRecord, play_game};
+
+use crate::record::GameLine;
+
+/// A 2048 player as a row describes it: enough to build it and to print the `g2048` flags that
+/// rebuild it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Player2048 {
+    /// A uniformly random legal move.
+    Random,
+    /// One ply with the line-table heuristic.
+    Greedy,
+    /// The seed's minimax as the original program ran it (plies, partial cut).
+    Minimax { depth: u32, heuristic: SeedHeuristic },
+    /// The seed's expectimax as the original program ran it (plies, partial cut).
+    Expectimax { depth: u32, heuristic: SeedHeuristic },
+    /// The strong expectimax with the line-table heuristic, on one thread.
+    Strong { cprob: f64, max_depth: u32 },
+}
+
+/// One row of the 2048 evaluation: a player and the game's stopping rules.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row2048 {
+    /// The player.
+    pub player: Player2048,
+    /// Stop as won at this tile (the seed's protocol stops at 2048); `None` plays on.
+    pub stop_at: Option<u32>,
+    /// Stop after this many moves (only `--quick` uses it, to keep play-on rows short).
+    pub max_moves: Option<u64>,
+}
+
+/// A row of some tier.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    /// The tier.
+    pub tier: u8,
+    /// The row's id, unique within its game.
+    pub id: String,
+    /// How many games the row plays by default.
+    pub games: u64,
+    /// What the row plays.
+    pub spec: Row2048,
+}
+
+impl Player2048 {
+    fn agent(&self) -> Box<dyn Agent> {
+        match *self {
+            Player2048::Random => Box::new(RandomAgent::new(0)),
+            Player2048::Greedy => Box::new(Greedy::new(LineTable::default())),
+            Player2048::Minimax { depth, heuristic } => {
+                Box::new(SeedMinimax::new(SeedConfig::original(depth), heuristic))
+            }
+            Player2048::Expectimax { depth, heuristic } => {
+                Box::new(SeedExpectimax::new(SeedConfig::original(depth), heuristic))
+            }
+            Player2048::Strong { cprob, max_depth } => {
+                let config = StrongConfig {
+                    probability_cutoff: cprob,
+                    max_depth,
+                    threads: 1,
+                    ..StrongConfig::default()
+                };
+                Box::new(Strong::new(config, LineTable::default()))
+            }
+        }
+    }
+
+    /// The agent's short name.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Player2048::Random => "random",
+            Player2048::Greedy => "greedy",
+            Player2048::Minimax { .. } => "minimax",
+            Player2048::Expectimax { .. } => "expectimax",
+            Player2048::Strong { .. } => "strong",
+        }
+    }
+
+    fn heuristic(&self) -> String {
+        match self {
+            Player2048::Random => "none".into(),
+            Player2048::Greedy | Player2048::Strong { .. } => "line-table".into(),
+            Player2048::Minimax { heuristic, .. } | Player2048::Expectimax { heuristic, .. } => {
+                heuristic.name().into()
+            }
+        }
+    }
+
+    fn depth(&self) -> Option<u32> {
+        match self {
+            Player2048::Minimax { depth, .. } | Player2048::Expectimax { depth, .. } => Some(*depth),
+            Player2048::Greedy => Some(1),
+            _ => None,
+        }
+    }
+
+    /// The `g2048` flags that build this player.
+    fn flags(&self) -> String {
+        match self {
+            Player2048::Random => "--agent random".into(),
+            Player2048::Greedy => "--agent greedy".into(),
+            Player2048::Minimax { depth, heuristic } => {
+                format!("--agent minimax --depth {depth} --heuristic {}", heuristic.name())
+            }
+            Player2048::Expectimax { depth, heuristic } => {
+                format!("--agent expectimax --depth {depth} --heuristic {}", heuristic.name())
+            }
+            Player2048::Strong { cprob, max_depth } => {
+                format!("--agent strong --cprob {cprob} --max-depth {max_depth} --threads 1")
+            }
+        }
+    }
+}
+
+impl Row2048 {
+    /// Plays game `index` of this row with spawn seed `seed`.
+    pub fn play(&self, seed: u64) -> GameRecord {
+        let rules = Rules { stop_at: self.stop_at, ..Rules::default() };
+        let mut agent = self.player.agent();
+        play_game(agent.as_mut(), &rules, seed, self.max_moves, |_| {})
+    }
+
+    /// The settings that shape a game, for the record.
+    pub fn settings(&self) -> BTreeMap<String, String> {
+        let mut settings = BTreeMap::new();
+        settings.insert("stop_at".into(), self.stop_at.map_or("none".into(), |t| t.to_string()));
+        if let Some(max) = self.max_moves {
+            settings.insert("max_moves".into(), max.to_string());
+        }
+        match self.player {
+            Player2048::Minimax { .. } | Player2048::Expectimax { .. } => {
+                settings.insert("model".into(), "original (plies, partial cut)".into());
+            }
+            Player2048::Strong { cprob, max_depth } => {
+                settings.insert("cprob".into(), cprob.to_string());
+                settings.insert("max_depth".into(), max_depth.to_string());
+            }
+            _ => {}
+        }
+        settings
+    }
+
+    /// The command that replays the game with spawn seed `seed` alone.
+    pub fn replay(&self, seed: u64) -> String {
+        let mut command = format!(
+            "cargo run --release -p game2048 --bin g2048 -- play {} --seed {seed}",
+            self.player.flags()
+        );
+        if let Some(tile) = self.stop_at {
+            command += &format!(" --stop-at {tile}");
+        }
+        if let Some(max) = self.max_moves {
+            command += &format!(" --max-moves {max}");
+        }
+        command
+    }
+}
+
+impl Row {
+    /// Plays game `index` with spawn seed `seed` and returns its record line.
+    pub fn run(&self, index: u64, seed: u64) -> GameLine {
+        let record = self.spec.play(seed);
+        GameLine {
+            game: "2048".into(),
+            tier: self.tier,
+            row: self.id.clone(),
+            index,
+            agent: self.spec.player.name().into(),
+            heuristic: self.spec.player.heuristic(),
+            depth: self.spec.player.depth(),
+            settings: self.spec.settings(),
+            seed,
+            result: record.outcome.name().into(),
+            score: record.score as f64,
+            max_tile: Some(record.max_tile),
+            moves: record.moves,
+            seconds: record.seconds,
+            nodes: record.nodes,
+            replay: self.spec.replay(seed),
+        }
+    }
+}
+
+/// The seed of game `index` in a run with seed `base`: every row plays the same spawn seeds, so
+/// rows are compared on the same games.
+pub fn game_seed(base: u64, index: u64) -> u64 {
+    // SplitMix64's output function over base + index.
+    let mut z = base.wrapping_add(index).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+const TO_2048: Option<u32> = Some(2048);
+
+fn row(tier: u8, id: impl Into<String>, games: u64, player: Player2048, stop_at: Option<u32>) -> Row {
+    Row { tier, id: id.into(), games, spec: Row2048 { player, stop_at, max_moves: None } }
+}
+
+/// The strong agent's fast setting for play-on games (a game to the end in minutes, not hours).
+pub const STRONG_FAST: Player2048 = Player2048::Strong { cprob: 1e-3, max_depth: 6 };
+
+/// The 2048 rows: the seed document's three tiers (minimax at depth 4 for every heuristic; both
+/// agents at depth 4; expectimax at 5 and minimax at 6), then rows beyond the seed (baselines,
+/// the strong agent to 2048, and the strong agent playing on to the end).
+///
+/// `quick` keeps every row but plays at reduced depth, and the play-on row stops after 300 moves.
+pub fn rows_2048(quick: bool) -> Vec<Row> {
+    let (d4, d5, d6) = if quick { (2, 3, 4) } else { (4, 5, 6) };
+    let games = |n: u64| if quick { 2 } else { n };
+    let prefix = if quick { "quick-" } else { "" };
+    // The seed's final heuristic, used by both agents in tiers 2 and 3.
+    let sq = SeedHeuristic::MaxSqCoefSum;
+    let mut rows = Vec::new();
+    for heuristic in SeedHeuristic::ALL {
+        let id = format!("{prefix}minimax-d{d4}-{}", heuristic.name());
+        rows.push(row(1, id, games(50), Player2048::Minimax { depth: d4, heuristic }, TO_2048));
+    }
+    rows.push(row(
+        2,
+        format!("{prefix}minimax-d{d4}"),
+        games(50),
+        Player2048::Minimax { depth: d4, heuristic: sq },
+        TO_2048,
+    ));
+    rows.push(row(
+        2,
+        format!("{prefix}expectimax-d{d4}"),
+        games(50),
+        Player2048::Expectimax { depth: d4, heuristic: sq },
+        TO_2048,
+    ));
+    rows.push(row(2, format!("{prefix}random"), games(50), Player2048::Random, TO_2048));
+    rows.push(row(2, format!("{prefix}greedy"), games(50), Player2048::Greedy, TO_2048));
+    rows.push(row(
+        3,
+        format!("{prefix}expectimax-d{d5}"),
+        games(20),
+        Player2048::Expectimax { depth: d5, heuristic: sq },
+        TO_2048,
+    ));
+    rows.push(row(
+        3,
+        format!("{prefix}expectimax-d{d5}-mixed"),
+        games(20),
+        Player2048::Expectimax { depth: d5, heuristic: SeedHeuristic::Mixed },
+        TO_2048,
+    ));
+    rows.push(row(
+        3,
+        format!("{prefix}minimax-d{d6}"),
+        games(20),
+        Player2048::Minimax { depth: d6, heuristic: sq },
+        TO_2048,
+    ));
+    let strong = if quick {
+        Player2048::Strong { cprob: 0.05, max_depth: 3 }
+    } else {
+        Player2048::Strong { cprob: 1e-4, max_depth: 12 }
+    };
+    rows.push(row(3, format!("{prefix}strong"), games(20), strong, TO_2048));
+    let fast = if quick { Player2048::Strong { cprob: 0.05, max_depth: 3 } } else { STRONG_FAST };
+    let mut play_on = row(3, format!("{prefix}strong-fast-play-on"), games(10), fast, None);
+    if quick {
+        play_on.spec.max_moves = Some(300);
+    }
+    rows.push(play_on);
+    rows
+}
+
+/// What the seed document (or, for the strong rows, nneonneo's program) published for a row.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Published {
+    /// Games played.
+    pub games: u32,
+    /// Games won (2048 reached).
+    pub wins: u32,
+    /// Average moves per game, if published.
+    pub moves: Option<f64>,
+    /// Average seconds per game on the authors' machine, if published.
+    pub seconds: Option<f64>,
+}
+
+/// The published numbers for a 2048 row id (see `shared/reference/2048.md` §3.6).
+pub fn published_2048(row: &str) -> Option<Published> {
+    let p = |games, wins, moves, seconds| Some(Published { games, wins, moves, seconds });
+    match row {
+        "minimax-d4-mixed" => p(50, 14, Some(902.7), Some(9.7)),
+        "minimax-d4-max-sq-coef-sum" | "minimax-d4" => p(50, 21, Some(919.1), Some(10.7)),
+        "minimax-d4-max-sq-coef-sum-col" => p(50, 0, Some(634.1), Some(7.2)),
+        // The earlier 10-game table of heuristic variants at depth 4.
+        "minimax-d4-smoothness" => p(10, 0, None, None),
+        "minimax-d4-sum-sq-per-empty" => p(10, 0, None, None),
+        "minimax-d4-mixed-position" => p(10, 1, None, None),
+        "minimax-d4-position" => p(10, 0, None, None),
+        "expectimax-d4" => p(50, 31, Some(957.8), Some(34.1)),
+        "expectimax-d5" => p(20, 17, Some(1010.6), Some(255.9)),
+        "expectimax-d5-mixed" => p(10, 9, Some(999.7), Some(214.3)),
+        "minimax-d6" => p(5, 3, Some(845.4), Some(107.9)),
+        _ => None,
+    }
+}
+
+/// Tiles-reached rates nneonneo's program published over 100 games played to the end, for the
+/// play-on table: (tile, percent of games).
+pub const NNEONNEO_REACHED: [(u32, f64); 5] =
+    [(2048, 100.0), (4096, 100.0), (8192, 100.0), (16384, 94.0), (32768, 36.0)];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_ids_are_unique_and_published_rows_exist() {
+        for quick in [false, true] {
+            let rows = rows_2048(quick);
+            let mut ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
+            ids.sort_unstable();
+            ids.dedup();
+            assert_eq!(ids.len(), rows.len());
+        }
+        let rows = rows_2048(false);
+        for id in ["minimax-d4-mixed", "minimax-d4", "expectimax-d4", "expectimax-d5", "minimax-d6"] {
+            assert!(rows.iter().any(|r| r.id == id), "{id}");
+            assert!(published_2048(id).is_some());
+        }
+        assert_eq!(rows.iter().filter(|r| r.tier == 1).count(), 10);
+        assert!(rows_2048(true).iter().all(|r| published_2048(&r.id).is_none()));
+    }
+
+    #[test]
+    fn seeds_differ_by_index_and_base() {
+        assert_ne!(game_seed(1, 0), game_seed(1, 1));
+        assert_ne!(game_seed(1, 0), game_seed(2, 0));
+        assert_eq!(game_seed(7, 3), game_seed(7, 3));
+    }
+
+    #[test]
+    fn a_row_replays_from_its_command() {
+        let row = &rows_2048(true)[0];
+        let line = row.run(0, 42);
+        assert!(line.replay.contains("--seed 42") && line.replay.contains("--stop-at 2048"));
+        assert!(line.replay.contains(&format!("--depth {}", line.depth.unwrap())));
+        assert_eq!(row.run(0, 42).moves, line.moves);
+    }
+}
