@@ -66,7 +66,7 @@ enum Task {
         /// Games played at once (default: one per core).
         #[arg(long)]
         jobs: Option<usize>,
-        /// The output folder (default: target/eval/<UTC timestamp>); rerunning with the same
+        /// The output folder (default: target/eval/ and the UTC time); rerunning with the same
         /// folder skips the games already recorded there.
         #[arg(long)]
         out: Option<PathBuf>,
