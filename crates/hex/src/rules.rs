@@ -1,0 +1,84 @@
+//! Hex as a game `search-core` can search.
+
+use search_core::{Game, GameHash, MoveList, OutcomeList, ToMove};
+
+use crate::board::{Cell, HexMove, Position};
+
+/// Hex for `search-core`: Black is player 0, White player 1; a position with a winner is terminal.
+///
+/// Moves are the empty cells row by row, then the swap when it is legal. The move index of a cell
+/// is its OpenSpiel action number `row·n + col`, and the swap's is `n²`.
+///
+/// # Examples
+///
+/// ```
+/// use hex::{HexGame, Position};
+/// use search_core::{Game, MoveList, ToMove};
+///
+/// let game = HexGame::new(3);
+/// let start = Position::new(3).unwrap();
+/// assert_eq!(game.to_move(&start), ToMove::Player(0));
+/// let mut moves = MoveList::new();
+/// game.moves(&start, &mut moves);
+/// assert_eq!(moves.len(), 9);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HexGame {
+    /// The board side.
+    pub size: u8,
+}
+
+impl HexGame {
+    /// Hex on an n×n board.
+    pub fn new(size: u8) -> Self {
+        HexGame { size }
+    }
+}
+
+impl Game for HexGame {
+    type State = Position;
+    type Move = HexMove;
+
+    fn to_move(&self, position: &Position) -> ToMove {
+        match position.winner() {
+            Some(_) => ToMove::Terminal,
+            None => ToMove::Player(position.to_move().index()),
+        }
+    }
+
+    fn moves(&self, position: &Position, moves: &mut MoveList<HexMove>) {
+        moves.extend(position.board().empty_cells().map(HexMove::Place));
+        if position.can_swap() {
+            moves.push(HexMove::Swap);
+        }
+    }
+
+    fn outcomes(&self, _: &Position, _: &mut OutcomeList<HexMove>) {}
+
+    fn play(&self, position: &Position, mv: HexMove) -> Position {
+        position.play_unchecked(mv)
+    }
+
+    fn move_space(&self) -> usize {
+        usize::from(self.size) * usize::from(self.size) + 1
+    }
+
+    fn move_index(&self, mv: HexMove) -> usize {
+        match mv {
+            HexMove::Place(cell) => cell.id(self.size),
+            HexMove::Swap => usize::from(self.size) * usize::from(self.size),
+        }
+    }
+}
+
+impl GameHash for HexGame {
+    fn hash(&self, position: &Position) -> u64 {
+        position.hash()
+    }
+}
+
+/// The centre cell of an n×n board (for even n, the one just above and left of the middle).
+pub fn centre(size: u8) -> Cell {
+    let mid = (size - 1) / 2;
+    Cell::new(mid, mid)
+}
