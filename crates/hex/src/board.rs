@@ -350,7 +350,7 @@ pub struct Position {
 /// Zobrist keys: one per (colour, bit) and one for White to move.
 fn zobrist() -> &'static search_core::ZobristKeys {
     static KEYS: OnceLock<search_core::ZobristKeys> = OnceLock::new();
-    KEYS.get_or_init(|| search_core::ZobristKeys::new(0x4845_58, 2 * crate::bits::WORDS * 64 + 1))
+    KEYS.get_or_init(|| search_core::ZobristKeys::new(0x0048_4558, 2 * crate::bits::WORDS * 64 + 1))
 }
 
 fn stone_key(color: Color, cell: Cell, size: u8) -> u64 {
