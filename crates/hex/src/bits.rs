@@ -62,11 +62,11 @@ impl Bits {
     pub(crate) fn shr(&self, k: usize) -> Bits {
         let (words, bits) = (k / 64, k % 64);
         let mut out = [0u64; WORDS];
-        for i in 0..WORDS - words {
+        for (i, word) in out.iter_mut().enumerate().take(WORDS - words) {
             let src = i + words;
-            out[i] = self.0[src] >> bits;
+            *word = self.0[src] >> bits;
             if bits > 0 && src + 1 < WORDS {
-                out[i] |= self.0[src + 1] << (64 - bits);
+                *word |= self.0[src + 1] << (64 - bits);
             }
         }
         Bits(out)
