@@ -281,7 +281,11 @@ fn tier_table(out: &mut String, rows: &[&RowSummary], with_seed: bool) {
             row.depth.map_or(DASH.into(), |d| d.to_string()),
             row.games.to_string(),
             // A game that plays on past the target tile has no "won": see the tiles table.
-            if row.plays_on() { format!("{DASH} (plays on)") } else { percent_with_interval(row.win_rate, row.interval) },
+            if row.plays_on() {
+                format!("{DASH} (plays on)")
+            } else {
+                percent_with_interval(row.win_rate, row.interval)
+            },
             format!("{:.1}", row.avg_moves),
             seconds(row.avg_seconds),
             seconds(row.max_seconds),
