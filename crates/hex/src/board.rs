@@ -106,7 +106,7 @@ pub enum HexMove {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 pub enum IllegalMove {
     /// The cell is outside the board.
-    #[error("{cell:?} is off a {size}x{size} board")]
+    #[error("{cell} is off a {size}x{size} board")]
     OffBoard {
         /// The cell.
         cell: Cell,
@@ -114,7 +114,7 @@ pub enum IllegalMove {
         size: u8,
     },
     /// The cell already holds a stone.
-    #[error("cell {0:?} is occupied")]
+    #[error("{0} is occupied")]
     Occupied(Cell),
     /// Somebody has already connected.
     #[error("the game is over: {0} has connected")]
@@ -223,10 +223,12 @@ impl Board {
         }
     }
 
-    /// Puts a stone of `color` on `cell`, replacing whatever was there. The cell must be on the
-    /// board.
+    /// Puts a stone of `color` on `cell`, replacing whatever was there.
+    ///
+    /// # Panics
+    /// If `cell` is off the board (a stone there would join cells that are not neighbours).
     pub fn set(&mut self, cell: Cell, color: Option<Color>) {
-        debug_assert!(self.contains(cell), "{cell:?} is off the board");
+        assert!(self.contains(cell), "{cell} is off a {0}x{0} board", self.size);
         let bit = bit_of(cell, self.size);
         self.black.clear(bit);
         self.white.clear(bit);
