@@ -1,0 +1,602 @@
+//! A GTP engine for Hex in the dialect of HexGui and Benzene, as a library: feed it lines, get the
+//! responses.
+//!
+//! The `hex-gtp` binary wraps [`Engine`] in a loop over standard input; tests and tournament code
+//! can drive the engine directly.
+//!
+//! # Protocol
+//!
+//! Framing is standard GTP: a command line is `[id] command [arguments]`; the answer is
+//! `=[id] result` on success and `?[id] message` on failure, followed by an empty line. Control
+//! characters are dropped, tabs become spaces, and everything from `#` to the end of the line is a
+//! comment. A line with no command (empty, blank, or only a comment) gets no response at all, as
+//! GTP requires; every other line gets exactly one.
+//!
+//! Cells are named the way Benzene, HexGui and OpenSpiel name them: column letter and 1-based row,
+//! `a1` top left; Black moves first and connects top to bottom, White connects left to right. The
+//! swap is the move `swap-pieces`, legal as White's answer to the first move when
+//! `param_game allow_swap 1` is set.
+//!
+//! | command | answer |
+//! |---|---|
+//! | `name`, `version`, `protocol_version` | `hex-gtp`, the crate version, `2` |
+//! | `list_commands`, `known_command c` | one command a line; `true` or `false` |
+//! | `boardsize n [n]` | starts a new n×n game, 1 ≤ n ≤ 19 (rectangular boards are refused) |
+//! | `clear_board` | starts a new game of the same size |
+//! | `play c m` | plays `m` (`c3`, `swap-pieces`) for colour `c` (`b`, `black`, `w`, `white`) |
+//! | `genmove c` | the engine's move for `c`, played; `resign` when the game is over |
+//! | `reg_genmove c` | the engine's move for `c`, not played |
+//! | `undo` | takes back the last move (nothing happens on an empty history) |
+//! | `showboard` | the board drawn over several lines |
+//! | `final_score` | `B+`, `W+`, or `cannot score` while nobody has connected |
+//! | `all_legal_moves` | the legal moves, space-separated |
+//! | `param_hex [name value]` | the engine's settings: `player`, `depth`, `seed` (below) |
+//! | `param_game [name value]` | the game's settings: `allow_swap` (`0` or `1`) |
+//! | `hexgui-analyze_commands` | the analysis commands HexGui can offer in its menus |
+//! | `quit` | an empty success; every later line gets no response |
+//!
+//! # Colours that play out of turn
+//!
+//! Benzene does not enforce alternation, and neither does this engine: `play` or `genmove` for
+//! the colour that is not to move puts a stone of that colour on the board, and **the other
+//! colour moves next** (so `play b a1` then `play b b1` leaves White to move). This lets a
+//! controller set up any position with `play` commands. The swap is the exception: only White
+//! may play it, as the second move.
+//!
+//! # Settings
+//!
+//! `param_hex` with no arguments lists the settings as `[string] player random` lines;
+//! `param_hex player NAME` chooses the player that `genmove` asks ([`PlayerKind`]: `random`, the
+//! default, or one of the seed players `madeup`, `coolcow` and `bridges`), `param_hex depth N`
+//! the search depth of the seed players (3 by default, as their documents), `param_hex seed N`
+//! the seed of the random player. A player is built from the settings by the engine's [`PlayerFactory`] when it
+//! is first needed and is kept, with its random state, until a setting changes: a session that
+//! sends the same commands gets the same answers.
+//!
+//! `param_game allow_swap 1` turns the swap rule on (`0`, the default, off). A change applies to
+//! the game in progress, which is replayed under the new rule; turning the swap off is refused
+//! while the game contains a swap.
+//!
+//! # Examples
+//!
+//! ```
+//! use hex::gtp::Engine;
+//!
+//! let mut engine = Engine::default();
+//! assert_eq!(engine.handle("boardsize 3").unwrap(), "= \n\n");
+//! assert_eq!(engine.handle("1 play b b1").unwrap(), "=1 \n\n");
+//! assert_eq!(engine.handle("play w b1").unwrap(), "? illegal move: white b1 (occupied)\n\n");
+//! for line in ["play w a1", "play b b2", "play w a2", "play b b3"] {
+//!     engine.handle(line);
+//! }
+//! assert_eq!(engine.handle("final_score").unwrap(), "= B+\n\n");
+//! assert_eq!(engine.handle("genmove w").unwrap(), "= resign\n\n");
+//! assert_eq!(engine.handle("quit").unwrap(), "= \n\n");
+//! assert_eq!(engine.handle("name"), None);
+//! ```
+
+use std::fmt;
+use std::panic::{self, AssertUnwindSafe};
+
+use crate::board::{Board, Color, HexMove, IllegalMove, MAX_SIZE, Position};
+use crate::notation::{NotationError, move_name, parse_move, showboard};
+use crate::player::{HexPlayer, RandomPlayer};
+use crate::players::{BridgesConfig, BridgesPlayer, CoolcowPlayer, MadeupConfig, MadeupPlayer, SearchConfig};
+
+/// The commands the engine knows, in the order `list_commands` gives them.
+pub const COMMANDS: &[&str] = &[
+    "all_legal_moves",
+    "boardsize",
+    "clear_board",
+    "final_score",
+    "genmove",
+    "hexgui-analyze_commands",
+    "known_command",
+    "list_commands",
+    "name",
+    "param_game",
+    "param_hex",
+    "play",
+    "protocol_version",
+    "quit",
+    "reg_genmove",
+    "showboard",
+    "undo",
+    "version",
+];
+
+/// The board side of a new engine (HexGui's and Benzene's default).
+pub const DEFAULT_SIZE: u8 = 11;
+
+/// The players `genmove` can ask, chosen with `param_hex player NAME`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlayerKind {
+    /// [`RandomPlayer`]: a uniformly random legal move, from the seed.
+    Random,
+    /// [`MadeupPlayer`]: the madeup seed, alpha-beta on `1 − d/n²` of its own BFS distance.
+    Madeup,
+    /// [`CoolcowPlayer`]: the coolcow seed, alpha-beta on the shortest-path difference.
+    Coolcow,
+    /// [`BridgesPlayer`]: the third seed, critical cells, bridges and an opening, then alpha-beta.
+    Bridges,
+}
+
+impl PlayerKind {
+    /// Every kind, in the order error messages list them.
+    pub const ALL: &[PlayerKind] =
+        &[PlayerKind::Random, PlayerKind::Madeup, PlayerKind::Coolcow, PlayerKind::Bridges];
+
+    /// The name `param_hex player` takes and prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            PlayerKind::Random => "random",
+            PlayerKind::Madeup => "madeup",
+            PlayerKind::Coolcow => "coolcow",
+            PlayerKind::Bridges => "bridges",
+        }
+    }
+
+    /// The kind called `name` (case-insensitive), if any.
+    pub fn from_name(name: &str) -> Option<PlayerKind> {
+        PlayerKind::ALL.iter().copied().find(|kind| kind.name().eq_ignore_ascii_case(name))
+    }
+}
+
+impl fmt::Display for PlayerKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What `param_hex` sets: which player `genmove` asks, and its limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// The player.
+    pub player: PlayerKind,
+    /// The search depth, in moves, of the players that search.
+    pub depth: u32,
+    /// The seed of the players that draw random numbers.
+    pub seed: u64,
+}
+
+impl Default for Settings {
+    /// The random player, depth 3, seed 1.
+    fn default() -> Self {
+        Settings { player: PlayerKind::Random, depth: 3, seed: 1 }
+    }
+}
+
+/// The largest search depth `param_hex depth` accepts.
+pub const MAX_DEPTH: u32 = 64;
+
+/// Builds the player `genmove` asks from the settings.
+pub type PlayerFactory = fn(&Settings) -> Box<dyn HexPlayer>;
+
+/// The crate's players, as [`Settings::player`] names them. The seed players search
+/// [`Settings::depth`] moves deep in their documents' move order ([`SearchConfig::depth`]); the
+/// random player draws from [`Settings::seed`].
+pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
+    let search = SearchConfig::depth(settings.depth);
+    match settings.player {
+        PlayerKind::Random => Box::new(RandomPlayer::new(settings.seed)),
+        PlayerKind::Madeup => Box::new(MadeupPlayer::new(MadeupConfig { search, ..MadeupConfig::default() })),
+        PlayerKind::Coolcow => Box::new(CoolcowPlayer::new(search)),
+        PlayerKind::Bridges => {
+            Box::new(BridgesPlayer::new(BridgesConfig { search, ..BridgesConfig::default() }))
+        }
+    }
+}
+
+/// One move of the game: the position before it, who played it, and what.
+#[derive(Clone, Copy, Debug)]
+struct Played {
+    before: Position,
+    color: Color,
+    mv: HexMove,
+}
+
+/// A failed command: the text after `? `.
+type Failure = String;
+
+/// The GTP engine: the game in progress with its history, the settings, and the player.
+///
+/// See the [module docs](self) for the commands.
+pub struct Engine {
+    position: Position,
+    history: Vec<Played>,
+    allow_swap: bool,
+    settings: Settings,
+    factory: PlayerFactory,
+    /// Built from `settings` when first needed; dropped when they change.
+    player: Option<Box<dyn HexPlayer>>,
+    quit: bool,
+}
+
+impl Default for Engine {
+    /// An engine on an empty 11×11 board, swap off, with the crate's players.
+    fn default() -> Self {
+        Engine::new(default_player)
+    }
+}
+
+impl fmt::Debug for Engine {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Engine")
+            .field("position", &self.position)
+            .field("moves", &self.history.len())
+            .field("allow_swap", &self.allow_swap)
+            .field("settings", &self.settings)
+            .field("quit", &self.quit)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Engine {
+    /// An engine on an empty 11×11 board, swap off, whose players `factory` builds.
+    pub fn new(factory: PlayerFactory) -> Self {
+        Engine {
+            position: Position::new(u32::from(DEFAULT_SIZE)).expect("the default size is valid"),
+            history: Vec::new(),
+            allow_swap: false,
+            settings: Settings::default(),
+            factory,
+            player: None,
+            quit: false,
+        }
+    }
+
+    /// The game in progress.
+    pub fn position(&self) -> &Position {
+        &self.position
+    }
+
+    /// The moves of the game in progress, with the colour that played each.
+    pub fn moves(&self) -> impl Iterator<Item = (Color, HexMove)> + '_ {
+        self.history.iter().map(|p| (p.color, p.mv))
+    }
+
+    /// The current settings.
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Whether the swap rule is on.
+    pub fn allow_swap(&self) -> bool {
+        self.allow_swap
+    }
+
+    /// Whether `quit` has been received.
+    pub fn has_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Answers one command line: the full response, framing and final empty line included.
+    ///
+    /// A line without a command (empty, or only a comment) gives `Some("")`: nothing to send.
+    /// After `quit` has been answered, every line gives `None`.
+    pub fn handle(&mut self, line: &str) -> Option<String> {
+        if self.quit {
+            return None;
+        }
+        let cleaned = clean(line);
+        let mut words = cleaned.split_whitespace();
+        let first = match words.next() {
+            Some(word) => word,
+            None => return Some(String::new()),
+        };
+        let (id, command) =
+            if first.bytes().all(|b| b.is_ascii_digit()) { (first, words.next()) } else { ("", Some(first)) };
+        let args: Vec<&str> = words.collect();
+        let result = match command {
+            Some(command) => self.run(command, &args),
+            None => Err("missing command after the id".to_string()),
+        };
+        Some(frame(id, result))
+    }
+
+    fn run(&mut self, command: &str, args: &[&str]) -> Result<String, Failure> {
+        match command {
+            "name" => no_args(args).map(|()| "hex-gtp".to_string()),
+            "version" => no_args(args).map(|()| env!("CARGO_PKG_VERSION").to_string()),
+            "protocol_version" => no_args(args).map(|()| "2".to_string()),
+            "list_commands" => no_args(args).map(|()| COMMANDS.join("\n")),
+            "known_command" => {
+                let [name] = exact(args)?;
+                Ok(COMMANDS.contains(&name).to_string())
+            }
+            "boardsize" => self.boardsize(args),
+            "clear_board" => {
+                no_args(args)?;
+                self.new_game(self.position.size());
+                Ok(String::new())
+            }
+            "play" => {
+                let [color, mv] = exact(args)?;
+                self.play(parse_color(color)?, mv)
+            }
+            "genmove" => {
+                let [color] = exact(args)?;
+                self.genmove(parse_color(color)?, true)
+            }
+            "reg_genmove" => {
+                let [color] = exact(args)?;
+                self.genmove(parse_color(color)?, false)
+            }
+            "undo" => {
+                no_args(args)?;
+                if let Some(last) = self.history.pop() {
+                    self.position = last.before;
+                }
+                Ok(String::new())
+            }
+            "showboard" => no_args(args).map(|()| format!("\n{}", showboard(&self.position))),
+            "final_score" => no_args(args).map(|()| {
+                match self.position.winner() {
+                    Some(Color::Black) => "B+",
+                    Some(Color::White) => "W+",
+                    None => "cannot score",
+                }
+                .to_string()
+            }),
+            "all_legal_moves" => {
+                if args.len() > 1 {
+                    return Err("expected at most one argument, a colour".to_string());
+                }
+                if let Some(color) = args.first() {
+                    parse_color(color)?;
+                }
+                let moves: Vec<String> = self.position.legal_moves().into_iter().map(move_name).collect();
+                Ok(moves.join(" "))
+            }
+            "param_hex" => self.param_hex(args),
+            "param_game" => self.param_game(args),
+            "hexgui-analyze_commands" => no_args(args).map(|()| {
+                [
+                    "param/Engine Param/param_hex",
+                    "param/Game Param/param_game",
+                    "plist/All Legal Moves/all_legal_moves %c",
+                    "string/Final Score/final_score",
+                    "string/Show Board/showboard",
+                ]
+                .join("\n")
+            }),
+            "quit" => {
+                no_args(args)?;
+                self.quit = true;
+                Ok(String::new())
+            }
+            _ => Err(format!("unknown command: {command}")),
+        }
+    }
+
+    /// Starts a new n×n game with the current swap setting.
+    fn new_game(&mut self, size: u8) {
+        self.position =
+            Position::with_swap(u32::from(size), self.allow_swap).expect("sizes are checked before");
+        self.history.clear();
+    }
+
+    fn boardsize(&mut self, args: &[&str]) -> Result<String, Failure> {
+        let (width, height) = match *args {
+            [w] => (w, w),
+            [w, h] => (w, h),
+            _ => return Err("expected boardsize W [H]".to_string()),
+        };
+        let parse = |text: &str| -> Result<u32, Failure> {
+            text.parse().map_err(|_| format!("board size is not a number: {text}"))
+        };
+        let (width, height) = (parse(width)?, parse(height)?);
+        if width != height {
+            return Err(format!("unacceptable size: {width}x{height} (only square boards are supported)"));
+        }
+        if !(1..=u32::from(MAX_SIZE)).contains(&width) {
+            return Err(format!("unacceptable size: {width} (sizes are 1 to {MAX_SIZE})"));
+        }
+        self.new_game(width as u8);
+        Ok(String::new())
+    }
+
+    fn play(&mut self, color: Color, text: &str) -> Result<String, Failure> {
+        let mv = parse_move(text, self.position.size()).map_err(|error| {
+            let reason = match error {
+                NotationError::OffBoard { .. } => "off the board",
+                _ => "not a cell or swap-pieces",
+            };
+            format!("illegal move: {color} {text} ({reason})")
+        })?;
+        if mv == HexMove::Swap && !self.allow_swap {
+            return Err(format!(
+                "illegal move: {color} swap-pieces (the swap rule is off: param_game allow_swap 1 turns it on)"
+            ));
+        }
+        let next = play_as(&self.position, color, mv)
+            .map_err(|reason| format!("illegal move: {color} {} ({reason})", move_name(mv)))?;
+        self.history.push(Played { before: self.position, color, mv });
+        self.position = next;
+        Ok(String::new())
+    }
+
+    fn genmove(&mut self, color: Color, play: bool) -> Result<String, Failure> {
+        if self.position.winner().is_some() {
+            return Ok("resign".to_string());
+        }
+        // The player chooses for the side to move, so a colour out of turn is asked as if it
+        // were its turn.
+        let view = if color == self.position.to_move() {
+            self.position
+        } else {
+            Position::from_board(*self.position.board(), color)
+        };
+        let factory = self.factory;
+        let settings = self.settings;
+        let player = self.player.get_or_insert_with(|| factory(&settings));
+        let chosen = panic::catch_unwind(AssertUnwindSafe(|| player.choose(&view)));
+        let mv = match chosen {
+            Ok(mv) => mv,
+            Err(_) => {
+                // Start afresh next time: the player may be in a broken state.
+                self.player = None;
+                return Err(format!("the {} player failed to choose a move", settings.player));
+            }
+        };
+        let next = play_as(&self.position, color, mv).map_err(|reason| {
+            format!("the {} player chose an illegal move: {} ({reason})", settings.player, move_name(mv))
+        })?;
+        if play {
+            self.history.push(Played { before: self.position, color, mv });
+            self.position = next;
+        }
+        Ok(move_name(mv))
+    }
+
+    fn param_hex(&mut self, args: &[&str]) -> Result<String, Failure> {
+        let mut settings = self.settings;
+        match *args {
+            [] => {
+                let s = &self.settings;
+                return Ok(format!(
+                    "[string] player {}\n[string] depth {}\n[string] seed {}",
+                    s.player, s.depth, s.seed
+                ));
+            }
+            ["player", name] => {
+                settings.player = PlayerKind::from_name(name).ok_or_else(|| {
+                    let names: Vec<&str> = PlayerKind::ALL.iter().map(|k| k.name()).collect();
+                    format!("unknown player: {name} (players: {})", names.join(", "))
+                })?;
+            }
+            ["depth", value] => {
+                settings.depth =
+                    value.parse().ok().filter(|depth| (1..=MAX_DEPTH).contains(depth)).ok_or_else(|| {
+                        format!("depth must be a number from 1 to {MAX_DEPTH}, not {value}")
+                    })?;
+            }
+            ["seed", value] => {
+                settings.seed = value
+                    .parse()
+                    .map_err(|_| format!("seed must be a number from 0 to 2^64 - 1, not {value}"))?;
+            }
+            [name, _] if !["player", "depth", "seed"].contains(&name) => {
+                return Err(format!("unknown parameter: {name} (parameters: player, depth, seed)"));
+            }
+            _ => return Err("expected param_hex [NAME VALUE]".to_string()),
+        }
+        if settings != self.settings {
+            self.settings = settings;
+            self.player = None;
+        }
+        Ok(String::new())
+    }
+
+    fn param_game(&mut self, args: &[&str]) -> Result<String, Failure> {
+        match *args {
+            [] => Ok(format!("[bool] allow_swap {}", u8::from(self.allow_swap))),
+            ["allow_swap", value] => {
+                let allow = match value {
+                    "0" | "false" => false,
+                    "1" | "true" => true,
+                    _ => return Err(format!("allow_swap must be 0 or 1, not {value}")),
+                };
+                self.set_allow_swap(allow)?;
+                Ok(String::new())
+            }
+            [name, _] if name != "allow_swap" => {
+                Err(format!("unknown parameter: {name} (parameters: allow_swap)"))
+            }
+            _ => Err("expected param_game [NAME VALUE]".to_string()),
+        }
+    }
+
+    /// Turns the swap rule on or off, replaying the game in progress under the new rule.
+    fn set_allow_swap(&mut self, allow: bool) -> Result<(), Failure> {
+        if allow == self.allow_swap {
+            return Ok(());
+        }
+        let start = Position::with_swap(u32::from(self.position.size()), allow).expect("a valid size");
+        let mut replayed = Vec::with_capacity(self.history.len());
+        let mut position = start;
+        for played in &self.history {
+            let next = play_as(&position, played.color, played.mv).map_err(|reason| {
+                format!(
+                    "cannot change allow_swap in this game: {} {} ({reason})",
+                    played.color,
+                    move_name(played.mv)
+                )
+            })?;
+            replayed.push(Played { before: position, ..*played });
+            position = next;
+        }
+        self.allow_swap = allow;
+        self.history = replayed;
+        self.position = position;
+        Ok(())
+    }
+}
+
+/// The position after `color` plays `mv`, whether or not it is `color`'s turn; the reason in the
+/// words of an `illegal move` answer if the move is refused.
+fn play_as(position: &Position, color: Color, mv: HexMove) -> Result<Position, String> {
+    position.check(mv).map_err(reason)?;
+    if color == position.to_move() {
+        return Ok(position.play_unchecked(mv));
+    }
+    match mv {
+        // The swap is White's answer to the first move; checked above, so White is to move.
+        HexMove::Swap => Err("only white may swap, as the second move".to_string()),
+        HexMove::Place(cell) => {
+            let mut board: Board = *position.board();
+            board.set(cell, Some(color));
+            Ok(Position::from_board(board, color.opponent()))
+        }
+    }
+}
+
+/// Why `position` refuses a move, in the words of an `illegal move` answer.
+fn reason(error: IllegalMove) -> String {
+    match error {
+        IllegalMove::OffBoard { .. } => "off the board".to_string(),
+        IllegalMove::Occupied(_) => "occupied".to_string(),
+        IllegalMove::GameOver(winner) => format!("the game is over: {winner} has won"),
+        IllegalMove::SwapNotAllowed => "swap is allowed only as the second move".to_string(),
+    }
+}
+
+/// The line as GTP reads it: control characters other than tab and newline dropped, tabs as
+/// spaces, the comment from `#` cut off.
+fn clean(line: &str) -> String {
+    let line = line.split('#').next().unwrap_or("");
+    line.chars().filter(|c| !c.is_control() || *c == '\t').map(|c| if c == '\t' { ' ' } else { c }).collect()
+}
+
+/// The response text for a result: `=id text` or `?id message`, then an empty line.
+fn frame(id: &str, result: Result<String, Failure>) -> String {
+    let (mark, text) = match result {
+        Ok(text) => ('=', text),
+        Err(message) => ('?', message),
+    };
+    format!("{mark}{id} {}\n\n", text.trim_end_matches('\n'))
+}
+
+fn no_args(args: &[&str]) -> Result<(), Failure> {
+    match args {
+        [] => Ok(()),
+        _ => Err("this command takes no arguments".to_string()),
+    }
+}
+
+/// Exactly `N` arguments.
+fn exact<'a, const N: usize>(args: &[&'a str]) -> Result<[&'a str; N], Failure> {
+    <[&str; N]>::try_from(args).map_err(|_| match N {
+        1 => "expected one argument".to_string(),
+        _ => format!("expected {N} arguments"),
+    })
+}
+
+/// `b`, `black`, `w` or `white`, case-insensitive.
+fn parse_color(text: &str) -> Result<Color, Failure> {
+    match text.to_ascii_lowercase().as_str() {
+        "b" | "black" => Ok(Color::Black),
+        "w" | "white" => Ok(Color::White),
+        _ => Err(format!("invalid color: {text} (b, black, w or white)")),
+    }
+}

@@ -1,0 +1,710 @@
+//! The GTP engine, driven as a controller drives it: whole sessions through `Engine::handle`,
+//! the OpenSpiel games replayed through `play`, and the `hex-gtp` binary on a scripted input.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use hex::gtp::{COMMANDS, Engine};
+use hex::{Color, HexMove};
+use proptest::prelude::*;
+
+/// The response to `line`, which must have one.
+fn ask(engine: &mut Engine, line: &str) -> String {
+    engine.handle(line).unwrap_or_else(|| panic!("no response to {line:?}"))
+}
+
+/// The text of a success, without the framing; panics on a failure.
+fn ok(engine: &mut Engine, line: &str) -> String {
+    let response = ask(engine, line);
+    let text = response
+        .strip_prefix("= ")
+        .and_then(|r| r.strip_suffix("\n\n"))
+        .unwrap_or_else(|| panic!("{line:?} failed: {response:?}"));
+    text.to_string()
+}
+
+/// The message of a failure, without the framing; panics on a success.
+fn fails(engine: &mut Engine, line: &str) -> String {
+    let response = ask(engine, line);
+    let text = response
+        .strip_prefix("? ")
+        .and_then(|r| r.strip_suffix("\n\n"))
+        .unwrap_or_else(|| panic!("{line:?} should fail: {response:?}"));
+    text.to_string()
+}
+
+fn engine_on(size: u32) -> Engine {
+    let mut engine = Engine::default();
+    ok(&mut engine, &format!("boardsize {size}"));
+    engine
+}
+
+#[test]
+fn identity_and_the_command_list() {
+    let mut e = Engine::default();
+    assert_eq!(ok(&mut e, "name"), "hex-gtp");
+    assert_eq!(ok(&mut e, "version"), env!("CARGO_PKG_VERSION"));
+    assert_eq!(ok(&mut e, "protocol_version"), "2");
+    let listed = ok(&mut e, "list_commands");
+    let listed: Vec<&str> = listed.lines().collect();
+    assert_eq!(listed, COMMANDS);
+    for command in [
+        "name",
+        "version",
+        "protocol_version",
+        "list_commands",
+        "known_command",
+        "boardsize",
+        "clear_board",
+        "play",
+        "genmove",
+        "undo",
+        "showboard",
+        "final_score",
+        "quit",
+        "param_hex",
+        "param_game",
+    ] {
+        assert!(listed.contains(&command), "{command} is not listed");
+        assert_eq!(ok(&mut e, &format!("known_command {command}")), "true");
+    }
+    assert_eq!(ok(&mut e, "known_command loadsgf"), "false");
+    assert!(fails(&mut e, "known_command").contains("one argument"));
+    assert!(!ok(&mut e, "hexgui-analyze_commands").is_empty());
+}
+
+#[test]
+fn ids_are_echoed_on_success_and_failure() {
+    let mut e = Engine::default();
+    assert_eq!(ask(&mut e, "5 protocol_version"), "=5 2\n\n");
+    assert_eq!(ask(&mut e, "12 boardsize 3"), "=12 \n\n");
+    assert_eq!(ask(&mut e, "0 frobnicate"), "?0 unknown command: frobnicate\n\n");
+    assert_eq!(ask(&mut e, "7 play b z9"), "?7 illegal move: black z9 (off the board)\n\n");
+    assert_eq!(ask(&mut e, "8"), "?8 missing command after the id\n\n");
+    assert_eq!(ask(&mut e, "protocol_version"), "= 2\n\n");
+}
+
+#[test]
+fn blank_lines_and_comments_get_no_response() {
+    let mut e = Engine::default();
+    for line in ["", "   ", "\t", "# a comment", "   # indented comment", "\r", "\u{1}\u{7f}"] {
+        assert_eq!(e.handle(line), Some(String::new()), "{line:?}");
+    }
+    // A comment after a command is cut off, tabs separate words, a carriage return is dropped.
+    assert_eq!(ask(&mut e, "name # who are you?"), "= hex-gtp\n\n");
+    assert_eq!(ask(&mut e, "3\tboardsize\t4\r\n"), "=3 \n\n");
+    assert_eq!(e.position().size(), 4);
+}
+
+#[test]
+fn boardsize_is_square_from_1_to_19_and_starts_a_new_game() {
+    let mut e = Engine::default();
+    assert_eq!(e.position().size(), 11);
+    ok(&mut e, "play b a1");
+    ok(&mut e, "boardsize 7 7");
+    assert_eq!(e.position().size(), 7);
+    assert_eq!(e.position().moves_played(), 0);
+    assert!(fails(&mut e, "boardsize 7 8").contains("only square boards"));
+    assert!(fails(&mut e, "boardsize 0").contains("unacceptable size"));
+    assert!(fails(&mut e, "boardsize 20").contains("unacceptable size"));
+    assert!(fails(&mut e, "boardsize seven").contains("not a number"));
+    assert!(fails(&mut e, "boardsize").contains("boardsize W [H]"));
+    assert!(fails(&mut e, "boardsize 3 3 3").contains("boardsize W [H]"));
+    // A refused size leaves the game alone.
+    assert_eq!(e.position().size(), 7);
+    ok(&mut e, "boardsize 1");
+    ok(&mut e, "play b a1");
+    assert_eq!(ok(&mut e, "final_score"), "B+");
+    ok(&mut e, "boardsize 19");
+    ok(&mut e, "play w s19");
+    assert!(fails(&mut e, "play b t1").contains("off the board"));
+}
+
+#[test]
+fn clear_board_keeps_the_size() {
+    let mut e = engine_on(5);
+    ok(&mut e, "play b c3");
+    ok(&mut e, "play w d2");
+    ok(&mut e, "clear_board");
+    assert_eq!(e.position().size(), 5);
+    assert_eq!(e.position().moves_played(), 0);
+    assert_eq!(e.position().to_move(), Color::Black);
+    assert_eq!(e.moves().count(), 0);
+}
+
+#[test]
+fn play_accepts_both_colour_spellings_and_refuses_illegal_moves() {
+    let mut e = engine_on(3);
+    ok(&mut e, "play b b1");
+    ok(&mut e, "play WHITE A1");
+    ok(&mut e, "play black b2");
+    ok(&mut e, "play w A2");
+    assert_eq!(fails(&mut e, "play w b1"), "illegal move: white b1 (occupied)");
+    assert_eq!(fails(&mut e, "play b d1"), "illegal move: black d1 (off the board)");
+    assert_eq!(fails(&mut e, "play b b0"), "illegal move: black b0 (not a cell or swap-pieces)");
+    assert_eq!(fails(&mut e, "play b 11"), "illegal move: black 11 (not a cell or swap-pieces)");
+    assert_eq!(fails(&mut e, "play b pass"), "illegal move: black pass (not a cell or swap-pieces)");
+    assert!(fails(&mut e, "play red c3").starts_with("invalid color: red"));
+    assert!(fails(&mut e, "play b").contains("2 arguments"));
+    assert!(fails(&mut e, "play b c3 c2").contains("2 arguments"));
+    // None of the refused moves changed the game.
+    assert_eq!(e.position().moves_played(), 4);
+    ok(&mut e, "play b b3");
+    assert_eq!(ok(&mut e, "final_score"), "B+");
+    assert_eq!(fails(&mut e, "play w c3"), "illegal move: white c3 (the game is over: black has won)");
+    assert_eq!(ok(&mut e, "genmove w"), "resign");
+    assert_eq!(ok(&mut e, "genmove b"), "resign");
+    assert_eq!(e.position().moves_played(), 5);
+}
+
+#[test]
+fn a_colour_out_of_turn_places_its_stone_and_the_other_colour_moves_next() {
+    let mut e = engine_on(4);
+    ok(&mut e, "play w a1");
+    assert_eq!(e.position().to_move(), Color::Black);
+    ok(&mut e, "play b b2");
+    ok(&mut e, "play b c2");
+    assert_eq!(e.position().to_move(), Color::White);
+    let stones: Vec<(Color, HexMove)> = e.moves().collect();
+    assert_eq!(stones.iter().filter(|(c, _)| *c == Color::Black).count(), 2);
+    assert_eq!(e.position().board().count(Color::Black), 2);
+    assert_eq!(e.position().board().count(Color::White), 1);
+    // White connects left to right with four stones in a row, all played out of turn.
+    ok(&mut e, "clear_board");
+    for cell in ["a3", "b3", "c3", "d3"] {
+        assert_eq!(ok(&mut e, "final_score"), "cannot score");
+        ok(&mut e, &format!("play w {cell}"));
+    }
+    assert_eq!(ok(&mut e, "final_score"), "W+");
+    // genmove out of turn also plays the named colour.
+    ok(&mut e, "clear_board");
+    let mv = ok(&mut e, "genmove w");
+    assert_eq!(e.position().board().count(Color::White), 1, "white played {mv}");
+    assert_eq!(e.position().to_move(), Color::Black);
+}
+
+#[test]
+fn undo_takes_back_one_move_and_is_a_no_op_on_an_empty_history() {
+    let mut e = engine_on(3);
+    ok(&mut e, "undo");
+    assert_eq!(e.position().moves_played(), 0);
+    ok(&mut e, "play b b1");
+    ok(&mut e, "play w a1");
+    ok(&mut e, "play b b2");
+    ok(&mut e, "play w a2");
+    ok(&mut e, "play b b3");
+    assert_eq!(ok(&mut e, "final_score"), "B+");
+    ok(&mut e, "undo");
+    assert_eq!(ok(&mut e, "final_score"), "cannot score");
+    assert_eq!(e.position().to_move(), Color::Black);
+    assert_eq!(e.position().board().get(hex::Cell::new(2, 1)), None);
+    // a3 connects too (b2 and a3 are neighbours); undo takes it back as well.
+    ok(&mut e, "play b a3");
+    assert_eq!(ok(&mut e, "final_score"), "B+");
+    ok(&mut e, "undo");
+    ok(&mut e, "undo");
+    ok(&mut e, "undo");
+    assert_eq!(e.position().moves_played(), 2);
+    let moves: Vec<(Color, HexMove)> = e.moves().collect();
+    assert_eq!(moves.len(), 2);
+    for _ in 0..5 {
+        ok(&mut e, "undo");
+    }
+    assert_eq!(e.position().moves_played(), 0);
+    assert_eq!(e.position().to_move(), Color::Black);
+    // An undone genmove can be played again.
+    let first = ok(&mut e, "genmove b");
+    ok(&mut e, "undo");
+    ok(&mut e, &format!("play b {first}"));
+}
+
+#[test]
+fn undo_restores_a_position_after_an_out_of_turn_move() {
+    let mut e = engine_on(3);
+    ok(&mut e, "play b a1");
+    let before = *e.position();
+    ok(&mut e, "play b a2");
+    ok(&mut e, "undo");
+    assert_eq!(*e.position(), before);
+}
+
+#[test]
+fn final_score_before_and_after_a_connection() {
+    let mut e = engine_on(2);
+    assert_eq!(ok(&mut e, "final_score"), "cannot score");
+    ok(&mut e, "play b a1");
+    assert_eq!(ok(&mut e, "final_score"), "cannot score");
+    ok(&mut e, "play w b1");
+    assert_eq!(ok(&mut e, "final_score"), "cannot score");
+    ok(&mut e, "play b a2");
+    assert_eq!(ok(&mut e, "final_score"), "B+");
+    ok(&mut e, "undo");
+    ok(&mut e, "undo");
+    ok(&mut e, "play w a2");
+    assert_eq!(ok(&mut e, "final_score"), "cannot score");
+    // Black a1 and b2 are not neighbours, White a2 alone does not reach the right edge.
+    ok(&mut e, "play b b2");
+    assert_eq!(ok(&mut e, "final_score"), "cannot score");
+    // White b1 joins a2 (they are neighbours) and connects left to right.
+    ok(&mut e, "play w b1");
+    assert_eq!(ok(&mut e, "final_score"), "W+");
+}
+
+#[test]
+fn showboard_draws_every_stone() {
+    let mut e = engine_on(3);
+    ok(&mut e, "play b b2");
+    ok(&mut e, "play w c1");
+    let board = ok(&mut e, "showboard");
+    assert_eq!(board, format!("\n{}", hex::showboard(e.position())));
+    assert!(board.starts_with('\n'), "the board starts on its own line: {board:?}");
+    let lines: Vec<&str> = board.lines().skip(1).collect();
+    assert_eq!(lines.len(), 5, "letters, three rows, letters: {board}");
+    for (row, line) in lines[1..4].iter().enumerate() {
+        assert!(line.trim_start().starts_with(&(row + 1).to_string()), "{line}");
+        assert!(line.trim_end().ends_with(&(row + 1).to_string()), "{line}");
+    }
+    let stone = |line: &str| line.chars().filter(|c| !" .\\0123456789".contains(*c)).collect::<String>();
+    assert_eq!(stone(lines[1]).len(), 1);
+    assert_eq!(stone(lines[2]).len(), 1);
+    assert_eq!(stone(lines[3]), "");
+    assert_ne!(stone(lines[1]), stone(lines[2]), "two colours");
+    // Each row is shifted one more place to the right.
+    let indent = |line: &str| line.len() - line.trim_start().len();
+    assert!(indent(lines[1]) < indent(lines[2]) && indent(lines[2]) < indent(lines[3]));
+    assert!(fails(&mut e, "showboard now").contains("no arguments"));
+}
+
+#[test]
+fn genmove_plays_legal_moves_to_the_end_of_the_game() {
+    for size in [1, 2, 5, 7] {
+        let mut e = engine_on(size);
+        let mut colour = "b";
+        let mut n_moves = 0;
+        while ok(&mut e, "final_score") == "cannot score" {
+            let mv = ok(&mut e, &format!("genmove {colour}"));
+            n_moves += 1;
+            assert_ne!(mv, "resign");
+            // The move is on the board: playing it again is refused.
+            let again = fails(&mut e, &format!("play {colour} {mv}"));
+            assert!(again.ends_with("(occupied)") || again.contains("game is over"), "{again}");
+            colour = if colour == "b" { "w" } else { "b" };
+        }
+        assert!(n_moves <= (size * size) as usize);
+        let score = ok(&mut e, "final_score");
+        let expected = match e.position().winner() {
+            Some(Color::Black) => "B+",
+            Some(Color::White) => "W+",
+            None => panic!("the game should be over"),
+        };
+        assert_eq!(score, expected);
+        assert_eq!(ok(&mut e, "genmove b"), "resign");
+        assert_eq!(ok(&mut e, "genmove w"), "resign");
+    }
+}
+
+#[test]
+fn reg_genmove_and_all_legal_moves_leave_the_game_alone() {
+    let mut e = engine_on(2);
+    ok(&mut e, "play b a1");
+    assert_eq!(ok(&mut e, "all_legal_moves"), "b1 a2 b2");
+    assert_eq!(ok(&mut e, "all_legal_moves w"), "b1 a2 b2");
+    let mv = ok(&mut e, "reg_genmove w");
+    assert!(["b1", "a2", "b2"].contains(&mv.as_str()), "{mv}");
+    assert_eq!(e.position().moves_played(), 1);
+    ok(&mut e, "play w b1");
+    ok(&mut e, "play b a2");
+    assert_eq!(ok(&mut e, "all_legal_moves"), "");
+    assert_eq!(ok(&mut e, "reg_genmove w"), "resign");
+}
+
+#[test]
+fn param_hex_lists_and_sets_the_player_and_its_limits() {
+    let mut e = Engine::default();
+    assert_eq!(ok(&mut e, "param_hex"), "[string] player random\n[string] depth 3\n[string] seed 1");
+    ok(&mut e, "param_hex player RANDOM");
+    ok(&mut e, "param_hex depth 5");
+    ok(&mut e, "param_hex seed 42");
+    assert_eq!(ok(&mut e, "param_hex"), "[string] player random\n[string] depth 5\n[string] seed 42");
+    assert_eq!(
+        fails(&mut e, "param_hex player deep-blue"),
+        "unknown player: deep-blue (players: random, madeup, coolcow, bridges)"
+    );
+    for player in ["madeup", "coolcow", "bridges", "random"] {
+        ok(&mut e, &format!("param_hex player {player}"));
+        assert!(ok(&mut e, "param_hex").starts_with(&format!("[string] player {player}\n")));
+    }
+    assert!(fails(&mut e, "param_hex depth 0").contains("depth must be a number"));
+    assert!(fails(&mut e, "param_hex depth many").contains("depth must be a number"));
+    assert!(fails(&mut e, "param_hex seed -1").contains("seed must be a number"));
+    assert!(fails(&mut e, "param_hex colour red").starts_with("unknown parameter: colour"));
+    assert!(fails(&mut e, "param_hex depth").contains("param_hex [NAME VALUE]"));
+    // Refused values change nothing.
+    assert_eq!(e.settings().depth, 5);
+    assert_eq!(e.settings().seed, 42);
+}
+
+#[test]
+fn every_listed_player_plays_a_legal_move() {
+    let mut e = engine_on(5);
+    let players: Vec<String> = hex::gtp::PlayerKind::ALL.iter().map(|k| k.name().to_string()).collect();
+    for player in players {
+        ok(&mut e, &format!("param_hex player {player}"));
+        ok(&mut e, "param_hex depth 1");
+        ok(&mut e, "clear_board");
+        for colour in ["b", "w", "b"] {
+            let mv = ok(&mut e, &format!("genmove {colour}"));
+            // The move is on the board: playing it again is refused as occupied.
+            assert!(fails(&mut e, &format!("play {colour} {mv}")).ends_with("(occupied)"), "{player}: {mv}");
+        }
+        assert_eq!(e.position().moves_played(), 3, "{player}");
+    }
+}
+
+#[test]
+fn the_seed_players_take_a_win_in_one_and_block_one() {
+    for player in ["madeup", "coolcow", "bridges"] {
+        for depth in 1..=3 {
+            let mut e = engine_on(3);
+            ok(&mut e, &format!("param_hex player {player}"));
+            ok(&mut e, &format!("param_hex depth {depth}"));
+            // Black b1, b2 against White a1, a2: Black to move wins at a3 or b3.
+            for line in ["play b b1", "play w a1", "play b b2", "play w a2"] {
+                ok(&mut e, line);
+            }
+            let mv = ok(&mut e, "genmove b");
+            assert_eq!(ok(&mut e, "final_score"), "B+", "{player} depth {depth} played {mv}");
+            // Black b1, b2 against White b3: Black would win at a3 only, and White has no win in
+            // one, so White must take a3. The searches see the reply from depth 2; the bridges
+            // player checks it before any search.
+            if depth == 1 && player != "bridges" {
+                continue;
+            }
+            ok(&mut e, "clear_board");
+            for line in ["play b b1", "play w b3", "play b b2"] {
+                ok(&mut e, line);
+            }
+            assert_eq!(ok(&mut e, "genmove w"), "a3", "{player} depth {depth}");
+        }
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_moves() {
+    let game = |seed: u64| {
+        let mut e = engine_on(7);
+        ok(&mut e, &format!("param_hex seed {seed}"));
+        let mut colour = "b";
+        let mut moves = Vec::new();
+        while ok(&mut e, "final_score") == "cannot score" {
+            moves.push(ok(&mut e, &format!("genmove {colour}")));
+            colour = if colour == "b" { "w" } else { "b" };
+        }
+        moves
+    };
+    assert_eq!(game(9), game(9));
+    assert_ne!(game(9), game(10));
+}
+
+#[test]
+fn swap_pieces_needs_allow_swap_and_is_whites_second_move() {
+    let mut e = engine_on(5);
+    assert_eq!(ok(&mut e, "param_game"), "[bool] allow_swap 0");
+    ok(&mut e, "play b b4");
+    assert_eq!(
+        fails(&mut e, "play w swap-pieces"),
+        "illegal move: white swap-pieces (the swap rule is off: param_game allow_swap 1 turns it on)"
+    );
+    // Turning the rule on applies to the game in progress.
+    ok(&mut e, "param_game allow_swap 1");
+    assert_eq!(ok(&mut e, "param_game"), "[bool] allow_swap 1");
+    assert_eq!(ok(&mut e, "all_legal_moves"), {
+        let mut cells: Vec<String> = Vec::new();
+        for row in 1..=5 {
+            for col in ['a', 'b', 'c', 'd', 'e'] {
+                if (col, row) != ('b', 4) {
+                    cells.push(format!("{col}{row}"));
+                }
+            }
+        }
+        cells.push("swap-pieces".to_string());
+        cells.join(" ")
+    });
+    assert!(fails(&mut e, "play b swap-pieces").contains("only white may swap"));
+    ok(&mut e, "play w swap-pieces");
+    // The black stone at b4 (row 3, column 1) is now a white stone at d2 (row 1, column 3).
+    let board = e.position().board();
+    assert_eq!(board.count(Color::Black), 0);
+    assert_eq!(board.get(hex::Cell::new(1, 3)), Some(Color::White));
+    assert_eq!(e.position().to_move(), Color::Black);
+    assert!(fails(&mut e, "play w swap-pieces").contains("only as the second move"));
+    assert!(fails(&mut e, "param_game allow_swap 0").contains("cannot change allow_swap"));
+    ok(&mut e, "play b b4");
+    ok(&mut e, "undo");
+    ok(&mut e, "undo");
+    assert_eq!(e.position().board().get(hex::Cell::new(3, 1)), Some(Color::Black));
+    assert_eq!(e.position().to_move(), Color::White);
+    ok(&mut e, "param_game allow_swap 0");
+    assert!(fails(&mut e, "play w swap-pieces").contains("swap rule is off"));
+    assert!(fails(&mut e, "param_game allow_swap maybe").contains("0 or 1"));
+    assert!(fails(&mut e, "param_game komi 7").starts_with("unknown parameter: komi"));
+    // The swap is only ever the second move.
+    ok(&mut e, "param_game allow_swap 1");
+    ok(&mut e, "clear_board");
+    assert!(fails(&mut e, "play w swap-pieces").contains("only as the second move"));
+}
+
+#[test]
+fn genmove_may_swap_when_the_rule_is_on() {
+    // On 2x2 the random player picks among three cells and the swap, so some seed swaps; the
+    // swapped game then goes on normally.
+    let mut swapped = 0;
+    for seed in 0..40 {
+        let mut e = engine_on(2);
+        ok(&mut e, "param_game allow_swap 1");
+        ok(&mut e, &format!("param_hex seed {seed}"));
+        ok(&mut e, "play b a1");
+        if ok(&mut e, "genmove w") == "swap-pieces" {
+            swapped += 1;
+            assert_eq!(e.position().board().get(hex::Cell::new(0, 0)), Some(Color::White));
+            assert_eq!(e.position().to_move(), Color::Black);
+            assert_ne!(ok(&mut e, "genmove b"), "swap-pieces");
+        }
+    }
+    assert!(swapped > 0, "no seed swapped in 40");
+}
+
+#[test]
+fn quit_answers_and_then_the_engine_is_silent() {
+    let mut e = Engine::default();
+    assert!(fails(&mut e, "quit now").contains("no arguments"));
+    assert!(!e.has_quit());
+    assert_eq!(ask(&mut e, "9 quit"), "=9 \n\n");
+    assert!(e.has_quit());
+    assert_eq!(e.handle("name"), None);
+    assert_eq!(e.handle(""), None);
+}
+
+#[test]
+fn malformed_lines_are_answered_with_an_error() {
+    let mut e = engine_on(3);
+    for line in [
+        "PLAY b a1",
+        "=",
+        "?",
+        "-1 name",
+        "1.5 name",
+        "play",
+        "genmove",
+        "genmove purple",
+        "genmove b w",
+        "undo 2",
+        "final_score please",
+        "clear_board 5",
+        "list_commands all",
+        "param_game allow_swap",
+        "play b a1 # a comment does not count",
+        "\u{fffd}\u{fffd}",
+        "boardsize 99999999999999999999",
+        "play b a99999999999999999999",
+        "play b ÿ1",
+    ] {
+        let response = ask(&mut e, line);
+        let response = if line.starts_with("play b a1 #") {
+            // The only line here that is a good command: the comment is cut off.
+            assert_eq!(response, "= \n\n");
+            continue;
+        } else {
+            response
+        };
+        assert!(response.starts_with('?') && response.ends_with("\n\n"), "{line:?}: {response:?}");
+        assert!(!response[..response.len() - 2].contains("\n\n"), "{line:?}: {response:?}");
+    }
+}
+
+proptest! {
+    /// Whatever the line, the engine answers it with one well-framed response (or none, for a
+    /// line without a command) and stays usable.
+    #[test]
+    fn any_line_gets_a_framed_response(lines in prop::collection::vec(
+        prop_oneof![
+            "[ -~]{0,30}",
+            "(play|genmove|undo|boardsize|param_hex|param_game|final_score|showboard) [a-z0-9 -]{0,12}",
+            "[0-9]{1,3} (play [bw] [a-f][0-9]|genmove [bw]|undo|boardsize [0-9]{1,2})",
+            any::<String>(),
+        ],
+        1..30,
+    )) {
+        let mut e = Engine::default();
+        for line in &lines {
+            if line.trim_start().starts_with("quit") || line.split_whitespace().nth(1) == Some("quit") {
+                continue;
+            }
+            let response = e.handle(line).expect("no quit was sent");
+            if response.is_empty() {
+                let cleaned = line.split('#').next().unwrap_or("");
+                prop_assert!(cleaned.chars().all(|c| c.is_whitespace() || c.is_control()), "{line:?}");
+            } else {
+                prop_assert!(response.starts_with('=') || response.starts_with('?'), "{response:?}");
+                prop_assert!(response.ends_with("\n\n"), "{response:?}");
+                prop_assert!(!response[..response.len() - 2].contains("\n\n"), "{response:?}");
+            }
+        }
+        prop_assert_eq!(e.handle("name"), Some("= hex-gtp\n\n".to_string()));
+    }
+}
+
+/// One game of the OpenSpiel trace.
+#[derive(serde::Deserialize)]
+struct TraceGame {
+    size: u32,
+    moves: Vec<String>,
+    winner: String,
+}
+
+/// The OpenSpiel games: `HEX_VECTORS` if set, else the crate's copy; `None` if the file is absent.
+fn trace_games() -> Option<Vec<TraceGame>> {
+    let path = std::env::var_os("HEX_VECTORS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/hex-openspiel.jsonl"));
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(error) => {
+            eprintln!("skipping the OpenSpiel replay: cannot read {}: {error}", path.display());
+            return None;
+        }
+    };
+    let games = text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|e| panic!("bad trace line {line}: {e}")))
+        .collect();
+    Some(games)
+}
+
+#[test]
+fn openspiel_games_replayed_through_play_end_with_the_recorded_winner() {
+    let Some(games) = trace_games() else { return };
+    assert!(!games.is_empty());
+    let mut e = Engine::default();
+    for (n, game) in games.iter().enumerate() {
+        assert_eq!(ask(&mut e, &format!("{n} boardsize {}", game.size)), format!("={n} \n\n"));
+        for (i, mv) in game.moves.iter().enumerate() {
+            assert_eq!(ok(&mut e, "final_score"), "cannot score", "game {n} before move {i}");
+            let colour = if i % 2 == 0 { "black" } else { "white" };
+            ok(&mut e, &format!("play {colour} {mv}"));
+        }
+        let expected = match game.winner.as_str() {
+            "black" => "B+",
+            "white" => "W+",
+            other => panic!("game {n}: unknown winner {other}"),
+        };
+        assert_eq!(ok(&mut e, "final_score"), expected, "game {n}");
+        assert_eq!(ok(&mut e, "genmove b"), "resign", "game {n}");
+        // Taking back the winning move reopens the game; playing it again wins again.
+        let last = game.moves.last().expect("a game has moves");
+        ok(&mut e, "undo");
+        assert_eq!(ok(&mut e, "final_score"), "cannot score", "game {n}");
+        let colour = if game.moves.len() % 2 == 1 { "b" } else { "w" };
+        ok(&mut e, &format!("play {colour} {last}"));
+        assert_eq!(ok(&mut e, "final_score"), expected, "game {n}");
+    }
+    eprintln!("replayed {} OpenSpiel games through play", games.len());
+}
+
+/// Runs the `hex-gtp` binary on `input`; its standard output.
+fn run_binary(input: &[u8]) -> String {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hex-gtp"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("hex-gtp starts");
+    child.stdin.take().expect("a pipe").write_all(input).expect("hex-gtp reads its input");
+    let out = child.wait_with_output().expect("hex-gtp runs");
+    assert!(out.status.success(), "hex-gtp failed: {}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("hex-gtp writes UTF-8")
+}
+
+#[test]
+fn the_binary_answers_a_scripted_session() {
+    let script = "\
+# a session as a controller would send it
+1 name
+2 protocol_version
+
+boardsize 3
+play b b1
+play w b1
+3 play w a1
+play b b2
+play w a2
+final_score
+play b b3
+final_score
+genmove w
+undo
+final_score
+param_hex
+frobnicate
+quit
+name
+";
+    let expected = "\
+=1 hex-gtp
+
+=2 2
+
+= 
+
+= 
+
+? illegal move: white b1 (occupied)
+
+=3 
+
+= 
+
+= 
+
+= cannot score
+
+= 
+
+= B+
+
+= resign
+
+= 
+
+= cannot score
+
+= [string] player random
+[string] depth 3
+[string] seed 1
+
+? unknown command: frobnicate
+
+= 
+
+";
+    assert_eq!(run_binary(script.as_bytes()), expected);
+}
+
+#[test]
+fn the_binary_survives_bad_bytes_and_ends_at_the_end_of_its_input() {
+    let mut input = b"boardsize 2\n\xff\xfe play\n".to_vec();
+    input.extend_from_slice(b"play b a1\r\ngenmove w\nshowboard");
+    let out = run_binary(&input);
+    let responses: Vec<&str> = out.split_terminator("\n\n").collect();
+    assert_eq!(responses.len(), 5, "{out:?}");
+    assert_eq!(responses[0], "= ");
+    assert!(responses[1].starts_with("? unknown command"), "{out:?}");
+    assert_eq!(responses[2], "= ");
+    assert!(["= b1", "= a2", "= b2"].contains(&responses[3]), "{out:?}");
+    assert!(responses[4].starts_with("= \n"), "{out:?}");
+    assert!(out.ends_with("\n\n"));
+    // No input at all: no output, a clean exit.
+    assert_eq!(run_binary(b""), "");
+}
