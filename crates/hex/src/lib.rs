@@ -16,12 +16,34 @@
 //! }
 //! assert_eq!(pos.winner(), Some(Color::Black));
 //! ```
+//!
+//! # Modules
+//!
+//! | module | what |
+//! |---|---|
+//! | [`Board`], [`Position`] | stones on two bitboards; flood-fill win detection; the swap rule |
+//! | [`Connectivity`] | incremental union-find with virtual edge nodes (a cross-check) |
+//! | [`distances`] | BFS, uniform-cost and 0-1 BFS shortest paths, and Queenbee's two-distance |
+//! | [`heuristics`] | the seeds' evaluations for `search-core`, wins above every heuristic value |
+//! | [`players`] | the three seed players (madeup, coolcow, opening-and-bridges) |
+//! | [`gtp`] | the GTP engine behind the `hex-gtp` binary (HexGui/Benzene dialect) |
+//! | [`showboard`], [`parse_cell`], … | notation: cells `a1`, `swap-pieces`, Benzene's board |
 
 mod bits;
 mod board;
+pub mod distances;
+pub mod gtp;
+pub mod heuristics;
+mod notation;
 mod player;
+pub mod players;
 mod rules;
+mod union_find;
 
 pub use board::{BadSize, Board, Cell, Color, HexMove, IllegalMove, MAX_SIZE, Position};
+pub use notation::{
+    NotationError, move_name, parse_cell, parse_move, parse_position, position_to_text, showboard,
+};
 pub use player::{HexPlayer, RandomPlayer};
 pub use rules::{HexGame, centre};
+pub use union_find::Connectivity;
