@@ -277,7 +277,7 @@ impl Board {
         // Fast path for boards without a 32768 (where refused merges cannot occur): a board
         // with tiles and an empty cell always has a move, and a full one has one exactly when
         // two neighbours are equal.
-        if self.max_rank() < MAX_RANK {
+        if !self.has_max_rank() {
             let empty = self.empty_count();
             if empty == 16 {
                 return true;
@@ -288,6 +288,12 @@ impl Board {
             return !self.has_equal_neighbours();
         }
         self.legal_moves().next().is_none()
+    }
+
+    /// Whether some cell holds a 32768 (rank 15, all four bits of its nibble set).
+    fn has_max_rank(self) -> bool {
+        let x = self.0;
+        x & (x >> 1) & (x >> 2) & (x >> 3) & 0x1111_1111_1111_1111 != 0
     }
 
     /// Whether two side-by-side or stacked cells hold equal tiles.
