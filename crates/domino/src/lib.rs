@@ -1,3 +1,41 @@
-//! Two-player dominoes with hidden hands: rules, information tracking and players.
+//! Two-player double-six dominoes: tiles as bitsets, rules of OpenSpiel's Block game and the
+//! seed's Draw game, the full game state, and the view each player may see.
 //!
-//! This crate is an empty library for now; the dominoes issue fills it on top of `search-core`.
+//! - [`tiles`]: [`Tile`] (OpenSpiel ids), [`TileSet`] (a `u32` mask), [`SUIT`] masks, notation `3-5`.
+//! - [`rules`]: [`Rules`] with [`Rules::block`] (OpenSpiel exactly, the default) and
+//!   [`Rules::draw`] (the seed's game).
+//! - [`state`]: [`State`], [`Move`] (notation `3-5@3`, `3-5`, `draw`, `pass`), turn rules, returns.
+//! - [`view`]: [`PlayerView`], what one player may know.
+//!
+//! # Examples
+//!
+//! ```
+//! use domino::{Move, Rules, State, Tile, TileSet};
+//!
+//! let hand = |s: &str| s.split(' ').map(|t| t.parse::<Tile>().unwrap()).collect::<TileSet>();
+//! let h0 = hand("0-3 1-1 1-6 2-2 3-3 3-5 4-5");
+//! let h1 = hand("0-0 0-1 0-2 1-5 3-6 4-4 5-5");
+//! let dead: Vec<Tile> = (h0 | h1).complement().iter().collect();
+//! let mut s = State::from_hands(Rules::block(), [h0, h1], &dead).unwrap();
+//!
+//! s.play("2-2".parse().unwrap()).unwrap();
+//! assert_eq!(s.ends(), Some((2, 2)));
+//! assert_eq!(s.legal_moves(), vec!["0-2@2".parse::<Move>().unwrap()]);
+//! s.play("0-2@2".parse().unwrap()).unwrap();
+//! assert_eq!(s.ends(), Some((0, 2)));
+//!
+//! // Player 1 sees its own hand, never player 0's.
+//! let v = s.view(1);
+//! assert_eq!(v.opponent_hand_len(), 6);
+//! assert!(v.unknown().0 & s.hand(0).0 == s.hand(0).0);
+//! ```
+
+pub mod rules;
+pub mod state;
+pub mod tiles;
+pub mod view;
+
+pub use rules::{BlockedScoring, Lead, Rules, Variant};
+pub use state::{DealError, Move, MoveError, Outcome, ParseMoveError, Player, Record, State};
+pub use tiles::{ParseTileError, SUIT, Tile, TileIter, TileSet};
+pub use view::PlayerView;
