@@ -310,6 +310,9 @@ impl State {
     }
 
     /// The 7-bit mask of pip values `player` is known to lack, learned from its passes and draws.
+    ///
+    /// A pass at ends (a, b) adds a and b. A draw forgets everything (the drawn tile is unseen);
+    /// the play that ends a run of draws at ends (a, b) shows that the hand left lacks a and b.
     pub fn lacks(&self, player: Player) -> u8 {
         self.lacks[player as usize]
     }
@@ -384,6 +387,11 @@ impl State {
         let ends_mask = self.ends.map_or(0, |(a, b)| (1u8 << a) | (1u8 << b));
         match mv {
             Move::Play { tile, end } => {
+                let n = self.history.len();
+                if n >= 2 && self.history[n - 2].player == p && self.history[n - 2].mv == Move::Draw {
+                    // It drew at these ends until the tile it now plays: the rest lack both ends.
+                    self.lacks[p as usize] = ends_mask;
+                }
                 self.hands[p as usize].remove(tile);
                 self.played.insert(tile);
                 self.consecutive_passes = 0;
@@ -407,8 +415,9 @@ impl State {
             Move::Draw => {
                 let tile = self.boneyard.pop().expect("draw from an empty boneyard");
                 self.hands[p as usize].insert(tile);
-                // The drawn tiles lack the ends; what the hand held before is no longer known.
-                self.lacks[p as usize] = ends_mask;
+                // The newest tile may match an end, and the older voids may be broken: nothing is
+                // known until the player plays or passes.
+                self.lacks[p as usize] = 0;
             }
             Move::Pass => {
                 self.lacks[p as usize] |= ends_mask;
