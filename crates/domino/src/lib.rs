@@ -6,6 +6,8 @@
 //!   [`Rules::draw`] (the seed's game).
 //! - [`state`]: [`State`], [`Move`] (notation `3-5@3`, `3-5`, `draw`, `pass`), turn rules, returns.
 //! - [`view`]: [`PlayerView`], what one player may know.
+//! - [`solver`]: the Block game with both hands known as a `search_core::Game`, and an exact
+//!   alpha-beta solve.
 //!
 //! # Examples
 //!
@@ -31,6 +33,7 @@
 //! ```
 
 pub mod rules;
+pub mod solver;
 pub mod state;
 pub mod tiles;
 pub mod view;
