@@ -154,10 +154,9 @@ fn strength() {
             (Box::new(SeedPlayer::new(4, MinNode::Average)), Box::new(Greedy)),
             (Box::new(Omniscient::new(Objective::WinLoss)), Box::new(Greedy)),
         ];
-        if rules == Rules::block() {
-            pairs.push((Box::new(pimc()), Box::new(Greedy)));
-            pairs.push((Box::new(pimc()), Box::new(seed())));
-        }
+        pairs.push((Box::new(pimc()), Box::new(Greedy)));
+        pairs.push((Box::new(pimc()), Box::new(seed())));
+        pairs.push((Box::new(pimc()), Box::new(RandomPlayer::new(3))));
         for (mut a, mut b) in pairs {
             let t = std::time::Instant::now();
             let r = play_match(a.as_mut(), b.as_mut(), rules, deals, 2026);

@@ -21,11 +21,13 @@
 //! }
 //! ```
 
-mod pimc;
+mod draw_solver;
+pub(crate) mod pimc;
 mod seed;
 
+pub use draw_solver::{DRAW_FULL_DEPTH, DRAW_PIMC_DEPTH, DrawPosition, PerfectDraw};
 pub use pimc::PimcPlayer;
-pub use seed::{MinNode, SeedPlayer};
+pub use seed::{DepthRule, MinNode, SeedPlayer};
 
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -182,11 +184,15 @@ impl DominoPlayer for Greedy {
 }
 
 /// A **cheat** for measurement only: it reads both hands from the full [`State`] and plays the
-/// exact best move of the perfect-information Block game ([`solve`]).
+/// exact best move of the perfect-information game.
+///
+/// In the Block game it plays [`solve`]'s move. In the Draw game it knows both hands and the
+/// boneyard's tiles but not their order (the state does not show it): it sums exact values over
+/// `orders` uniformly shuffled boneyard orders ([`PerfectDraw`], to [`DRAW_PIMC_DEPTH`] moves), seeded from `seed` and the
+/// decision count.
 ///
 /// It is not a [`DominoPlayer`]; it plays only through [`Contestant`] or
-/// [`Omniscient::choose_seeing_everything`]. In the Draw game (which [`solve`] does not cover)
-/// it plays as [`Greedy`].
+/// [`Omniscient::choose_seeing_everything`].
 ///
 /// # Examples
 ///
@@ -202,19 +208,40 @@ impl DominoPlayer for Greedy {
 pub struct Omniscient {
     /// What the solve optimises.
     pub objective: Objective,
+    /// Boneyard orders per decision in the Draw game.
+    pub orders: usize,
+    /// Seed of the boneyard orders.
+    pub seed: u64,
+    decisions: u64,
 }
 
 impl Omniscient {
-    /// The cheat optimising `objective`.
+    /// The cheat optimising `objective`, with 16 boneyard orders and seed 0.
     pub fn new(objective: Objective) -> Omniscient {
-        Omniscient { objective }
+        Omniscient { objective, orders: 16, seed: 0, decisions: 0 }
     }
 
     /// The move for the side to move of `state`, seeing the opponent's hand.
-    pub fn choose_seeing_everything(&self, state: &State) -> Move {
+    pub fn choose_seeing_everything(&mut self, state: &State) -> Move {
         let moves = state.legal_moves();
-        if moves.len() == 1 || state.rules().variant == Variant::Draw {
-            return Greedy::pick(&moves);
+        if moves.len() == 1 {
+            return moves[0];
+        }
+        if state.rules().variant == Variant::Draw {
+            let decision = self.decisions;
+            self.decisions += 1;
+            let me = state.to_move();
+            let worlds: Vec<pimc::World> = (0..self.orders as u64)
+                .map(|i| {
+                    let mut stock: Vec<_> = state.boneyard().iter().collect();
+                    let mut rng = Xoshiro256PlusPlus::seed_from_u64(mix(mix(self.seed, decision), i));
+                    pimc::shuffle(&mut stock, &mut rng);
+                    pimc::World { opponent: state.hand(1 - me), stock }
+                })
+                .collect();
+            let view = state.view(me);
+            let totals = pimc::world_totals(&view, state.rules(), &worlds, &moves, self.objective, None);
+            return pimc::best_total(&totals);
         }
         let game = PerfectBlock { blocked: state.rules().blocked };
         let p = Position::from_state(state).expect("a Block state");

@@ -1,20 +1,21 @@
-//! Perfect-information Monte Carlo for the Block game.
+//! Perfect-information Monte Carlo for both variants.
 
 use std::sync::Arc;
 
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
-use search_core::{Game, NoTable, ToMove, alphabeta};
+use search_core::{Evaluator, Game, NoTable, ToMove, alphabeta};
 
-use super::{DominoPlayer, Greedy, legal_moves, mix};
+use super::draw_solver::{DRAW_FULL_DEPTH, DRAW_PIMC_DEPTH, DrawPosition, PerfectDraw};
+use super::{DominoPlayer, legal_moves, mix};
 use crate::rules::{Rules, Variant};
-use crate::solver::{FULL_DEPTH, Objective, PerfectBlock, Position};
+use crate::solver::{Objective, PerfectBlock, Position};
 use crate::state::Move;
 use crate::tiles::{Tile, TileSet};
 use crate::view::PlayerView;
 
-/// Perfect-information Monte Carlo (determinization) for the Block game.
+/// Perfect-information Monte Carlo (determinization) for both variants.
 ///
 /// At each decision with more than one legal move it draws `samples` opponent hands uniformly
 /// from the hands consistent with what it has seen (the right number of tiles, all from
@@ -28,8 +29,14 @@ use crate::view::PlayerView;
 /// `i`, so the moves depend on the seed only, never on `threads` (the samples run on a rayon
 /// pool of that many threads when `threads > 1`).
 ///
-/// **Block only.** In the Draw game it plays as [`Greedy`]: determinizing the boneyard order is
-/// not implemented.
+/// **Draw game.** Each world also fixes a boneyard order: the unknown tiles outside the sampled
+/// hand, shuffled uniformly, solved with [`PerfectDraw`](super::PerfectDraw). Two
+/// approximations: the hand is drawn uniformly from the hands consistent with the voids the view
+/// reports (those since the opponent's last draw; older, time-stamped voids are not used), and
+/// each world's solve knows the draw order in advance (clairvoyance, on top of PIMC's usual
+/// strategy fusion). The Draw-game solves are depth-limited to
+/// [`DRAW_PIMC_DEPTH`](super::DRAW_PIMC_DEPTH) moves and valued by the pip difference beyond
+/// (a full solve from the deal can take a second), so they are not exact.
 ///
 /// # Examples
 ///
@@ -108,10 +115,28 @@ fn all_hands(from: TileSet, n: u32) -> Vec<TileSet> {
     }
 }
 
-/// The value for the mover of each of `moves` in the fully known position `p`.
-fn move_values(game: &PerfectBlock, p: &Position, moves: &[Move], objective: Objective) -> Vec<i32> {
-    let me = p.to_move;
-    let config = alphabeta::Config::depth(FULL_DEPTH);
+/// Fisher–Yates shuffle of `v` with `rng`.
+pub(crate) fn shuffle<T>(v: &mut [T], rng: &mut Xoshiro256PlusPlus) {
+    for i in (1..v.len()).rev() {
+        let j = rng.random_range(0..=i);
+        v.swap(i, j);
+    }
+}
+
+/// The exact value for `me` (to move in `p`) of each of `moves`, by alpha-beta on each child.
+pub(crate) fn move_values<G>(
+    game: &G,
+    p: &G::State,
+    moves: &[Move],
+    objective: Objective,
+    me: u8,
+    depth: u32,
+) -> Vec<i32>
+where
+    G: Game<Move = Move>,
+    Objective: Evaluator<G, Value = i32>,
+{
+    let config = alphabeta::Config::depth(depth);
     moves
         .iter()
         .map(|&m| {
@@ -121,16 +146,17 @@ fn move_values(game: &PerfectBlock, p: &Position, moves: &[Move], objective: Obj
                     let v = alphabeta::search(game, &objective, &child, &config, NoTable).value;
                     if q == me { v } else { -v }
                 }
-                _ => {
-                    let r = child.returns(game.blocked)[me as usize];
-                    match objective {
-                        Objective::Points => r,
-                        Objective::WinLoss => r.signum(),
-                    }
-                }
+                _ => objective.terminal(game, &child, me, 0),
             }
         })
         .collect()
+}
+
+/// One sampled world: the opponent's hand and, in the Draw game, the boneyard in drawing order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct World {
+    pub(crate) opponent: TileSet,
+    pub(crate) stock: Vec<Tile>,
 }
 
 impl PimcPlayer {
@@ -164,36 +190,98 @@ impl PimcPlayer {
             .collect()
     }
 
+    /// The worlds of this decision: the hands of [`PimcPlayer::worlds`], each with a boneyard
+    /// order (the unknown tiles outside that hand, shuffled by the sample's own generator) in the
+    /// Draw game.
+    fn sample_worlds(&self, view: &PlayerView, rules: &Rules, decision: u64) -> Vec<World> {
+        let unknown = view.unknown();
+        self.worlds(view, decision)
+            .into_iter()
+            .enumerate()
+            .map(|(i, opponent)| {
+                let mut stock = Vec::new();
+                if rules.variant == Variant::Draw {
+                    stock = (unknown & !opponent).iter().collect();
+                    let seed = mix(mix(mix(self.seed, decision), i as u64), 0x5eed);
+                    shuffle(&mut stock, &mut Xoshiro256PlusPlus::seed_from_u64(seed));
+                }
+                World { opponent, stock }
+            })
+            .collect()
+    }
+
     /// The summed value of every legal move over `worlds`, in legal-move order.
-    pub fn move_totals(&mut self, view: &PlayerView, rules: &Rules, worlds: &[TileSet]) -> Vec<(Move, i64)> {
+    pub(crate) fn move_totals(
+        &mut self,
+        view: &PlayerView,
+        rules: &Rules,
+        worlds: &[World],
+    ) -> Vec<(Move, i64)> {
         let moves = legal_moves(view);
-        let game = PerfectBlock { blocked: rules.blocked };
-        let me = view.player();
-        let position = |opp: TileSet| {
-            let mut hands = [TileSet::EMPTY; 2];
-            hands[me as usize] = view.hand();
-            hands[1 - me as usize] = opp;
-            Position { hands, ends: view.ends(), to_move: me, over: false }
-        };
         let objective = self.objective;
-        let solve_one = |w: &TileSet| move_values(&game, &position(*w), &moves, objective);
-        let per_world: Vec<Vec<i32>> = if self.threads > 1 {
-            let threads = self.threads;
+        let threads = self.threads;
+        let pool = if threads > 1 {
             let pool = self.pool.get_or_insert_with(|| {
                 Arc::new(rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("a thread pool"))
             });
-            pool.install(|| worlds.par_iter().map(solve_one).collect())
+            Some(Arc::clone(pool))
         } else {
-            worlds.iter().map(solve_one).collect()
+            None
         };
-        let mut totals: Vec<(Move, i64)> = moves.iter().map(|&m| (m, 0)).collect();
-        for values in &per_world {
-            for (t, v) in totals.iter_mut().zip(values) {
-                t.1 += i64::from(*v);
-            }
-        }
-        totals
+        world_totals(view, rules, worlds, &moves, objective, pool.as_deref())
     }
+}
+
+/// Sums, over `worlds`, the exact value of each of `moves` for the viewer, on `pool` if given.
+pub(crate) fn world_totals(
+    view: &PlayerView,
+    rules: &Rules,
+    worlds: &[World],
+    moves: &[Move],
+    objective: Objective,
+    pool: Option<&rayon::ThreadPool>,
+) -> Vec<(Move, i64)> {
+    let me = view.player();
+    let hands = |opp: TileSet| {
+        let mut hands = [TileSet::EMPTY; 2];
+        hands[me as usize] = view.hand();
+        hands[1 - me as usize] = opp;
+        hands
+    };
+    let solve_one = |w: &World| match rules.variant {
+        Variant::Block => {
+            let game = PerfectBlock { blocked: rules.blocked };
+            let p = Position { hands: hands(w.opponent), ends: view.ends(), to_move: me, over: false };
+            move_values(&game, &p, moves, objective, me, DRAW_FULL_DEPTH)
+        }
+        Variant::Draw => {
+            let game = PerfectDraw { blocked: rules.blocked };
+            let p = DrawPosition::new(hands(w.opponent), &w.stock, view.ends(), me);
+            move_values(&game, &p, moves, objective, me, DRAW_PIMC_DEPTH)
+        }
+    };
+    let per_world: Vec<Vec<i32>> = match pool {
+        Some(pool) => pool.install(|| worlds.par_iter().map(solve_one).collect()),
+        None => worlds.iter().map(solve_one).collect(),
+    };
+    let mut totals: Vec<(Move, i64)> = moves.iter().map(|&m| (m, 0)).collect();
+    for values in &per_world {
+        for (t, v) in totals.iter_mut().zip(values) {
+            t.1 += i64::from(*v);
+        }
+    }
+    totals
+}
+
+/// The move with the largest total, the first in legal-move order on ties.
+pub(crate) fn best_total(totals: &[(Move, i64)]) -> Move {
+    let mut best = totals[0];
+    for t in &totals[1..] {
+        if t.1 > best.1 {
+            best = *t;
+        }
+    }
+    best.0
 }
 
 impl DominoPlayer for PimcPlayer {
@@ -207,20 +295,13 @@ impl DominoPlayer for PimcPlayer {
 
     fn choose(&mut self, view: &PlayerView, rules: &Rules) -> Move {
         let moves = legal_moves(view);
-        if moves.len() == 1 || rules.variant == Variant::Draw {
-            return Greedy::pick(&moves);
+        if moves.len() == 1 {
+            return moves[0];
         }
         let decision = self.decisions;
         self.decisions += 1;
-        let worlds = self.worlds(view, decision);
-        let totals = self.move_totals(view, rules, &worlds);
-        let mut best = totals[0];
-        for t in &totals[1..] {
-            if t.1 > best.1 {
-                best = *t;
-            }
-        }
-        best.0
+        let worlds = self.sample_worlds(view, rules, decision);
+        best_total(&self.move_totals(view, rules, &worlds))
     }
 }
 
