@@ -10,6 +10,7 @@ mod record;
 mod run;
 mod summary;
 mod tiers;
+mod tiers_domino;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -11,7 +11,8 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use crate::record::{self, Appender, GameLine, RESULTS_FILE, RecordError};
-use crate::tiers::{Row, game_seed, rows_2048};
+use crate::tiers::{Row, rows_2048};
+use crate::tiers_domino::rows_domino;
 
 /// Which part of the games this machine runs: those whose index is `k` modulo `n`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,9 +128,10 @@ pub enum EvalError {
 /// The rows the options select.
 pub fn plan(options: &EvalOptions) -> Result<Vec<Row>, EvalError> {
     let rows = match options.game {
-        GameChoice::G2048 | GameChoice::All => rows_2048(options.quick),
+        GameChoice::G2048 => rows_2048(options.quick),
+        GameChoice::Domino => rows_domino(options.quick),
+        GameChoice::All => rows_2048(options.quick).into_iter().chain(rows_domino(options.quick)).collect(),
         GameChoice::Hex => return Err(EvalError::NoTiers("hex")),
-        GameChoice::Domino => return Err(EvalError::NoTiers("domino")),
     };
     Ok(rows
         .into_iter()
@@ -160,12 +162,15 @@ pub fn eval(options: &EvalOptions) -> Result<Vec<GameLine>, EvalError> {
     let terminal = std::io::stderr().is_terminal();
     for row in &rows {
         let mine: Vec<u64> = (0..row.games).filter(|&i| options.shard.has(i)).collect();
-        let todo: Vec<u64> =
-            mine.iter().copied().filter(|&i| !done.contains(&("2048".into(), row.id.clone(), i))).collect();
+        let todo: Vec<u64> = mine
+            .iter()
+            .copied()
+            .filter(|&i| !done.contains(&(row.game().into(), row.id.clone(), i)))
+            .collect();
         let progress = Progress::start(row, mine.len() as u64, (mine.len() - todo.len()) as u64, terminal);
         pool.install(|| {
             todo.par_iter().for_each(|&index| {
-                let line = row.run(index, game_seed(options.seed, index));
+                let line = row.run(index, options.seed);
                 let written = appender.lock().unwrap_or_else(|e| e.into_inner()).append(&line);
                 if let Err(e) = written {
                     failure.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
@@ -193,9 +198,10 @@ fn resume(path: &Path, rows: &[Row], seed: u64) -> Result<HashSet<(String, Strin
         record::rewrite(path, &loaded.games)?;
     }
     for game in &loaded.games {
-        let planned = rows.iter().any(|row| row.id == game.row);
-        let expected = game_seed(seed, game.index);
-        if planned && game.seed != expected {
+        let planned = rows.iter().find(|row| row.id == game.row && row.game() == game.game);
+        let Some(row) = planned else { continue };
+        let expected = row.seed(seed, game.index);
+        if game.seed != expected {
             return Err(EvalError::SeedMismatch {
                 path: path.to_path_buf(),
                 row: game.row.clone(),

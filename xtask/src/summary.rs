@@ -17,18 +17,23 @@ pub const TILES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
 /// The 95% Wilson score interval of a success rate with `wins` successes in `n` trials, as
 /// fractions in `[0, 1]`. With no trials nothing is known, and the interval is `(0, 1)`.
 pub fn wilson(wins: u64, n: u64) -> (f64, f64) {
+    wilson_score(wins as f64, n)
+}
+
+/// The 95% Wilson interval for a score of `score` points out of `n` (a win is 1, a draw ½).
+pub fn wilson_score(score: f64, n: u64) -> (f64, f64) {
     if n == 0 {
         return (0.0, 1.0);
     }
     let n_f = n as f64;
-    let p = wins as f64 / n_f;
+    let p = score / n_f;
     let z2 = Z95 * Z95;
     let scale = 1.0 + z2 / n_f;
     let centre = (p + z2 / (2.0 * n_f)) / scale;
     let half = Z95 * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / scale;
     // At 0 or n wins one end is exactly the boundary; rounding should not move it.
-    let low = if wins == 0 { 0.0 } else { (centre - half).max(0.0) };
-    let high = if wins >= n { 1.0 } else { (centre + half).min(1.0) };
+    let low = if score <= 0.0 { 0.0 } else { (centre - half).max(0.0) };
+    let high = if score >= n_f { 1.0 } else { (centre + half).min(1.0) };
     (low, high)
 }
 
@@ -53,9 +58,13 @@ pub struct RowSummary {
     pub games: u64,
     /// Games won.
     pub wins: u64,
-    /// `wins / games` (0 without games).
+    /// Games drawn (dominoes; never in 2048).
+    pub draws: u64,
+    /// The score: `(wins + draws / 2) / games` (0 without games); the win rate when nothing is
+    /// drawn.
     pub win_rate: f64,
-    /// The 95% Wilson interval of the win rate.
+    /// The 95% Wilson interval of the score (exact for a win rate; with draws, the Wilson formula
+    /// applied to the score as if it were a proportion, slightly wider than the true interval).
     pub interval: (f64, f64),
     /// Average moves per game.
     pub avg_moves: f64,
@@ -91,6 +100,8 @@ impl RowSummary {
         let n = games.len() as u64;
         let n_f = n as f64;
         let wins = games.iter().filter(|g| g.won()).count() as u64;
+        let draws = games.iter().filter(|g| g.result == "draw").count() as u64;
+        let score = wins as f64 + draws as f64 / 2.0;
         let total_moves: u64 = games.iter().map(|g| g.moves).sum();
         let total_seconds: f64 = games.iter().map(|g| g.seconds).sum();
         let total_nodes: u64 = games.iter().map(|g| g.nodes).sum();
@@ -115,8 +126,9 @@ impl RowSummary {
             settings: first.settings.clone(),
             games: n,
             wins,
-            win_rate: wins as f64 / n_f,
-            interval: wilson(wins, n),
+            draws,
+            win_rate: score / n_f,
+            interval: wilson_score(score, n),
             avg_moves: total_moves as f64 / n_f,
             avg_seconds: total_seconds / n_f,
             max_seconds: games.iter().map(|g| g.seconds).fold(0.0, f64::max),
@@ -153,10 +165,13 @@ pub fn summarize(games: &[GameLine]) -> Vec<RowSummary> {
 /// share, e.g. "Tier 1 — heuristics (minimax, depth 4)". The depth is the one shared by every row
 /// that searches deeper than one ply; one-ply and depth-less baselines do not count.
 pub fn tier_title(tier: u8, rows: &[&RowSummary]) -> String {
-    let what = match tier {
-        1 => "heuristics",
-        2 => "agents",
-        3 => "longer runs",
+    let domino = rows.first().is_some_and(|r| r.game == "domino");
+    let what = match (tier, domino) {
+        (1, false) => "heuristics",
+        (1, true) => "against the baselines",
+        (2, false) => "agents",
+        (2, true) => "search players against each other",
+        (3, _) => "longer runs",
         _ => "",
     };
     let mut shared = Vec::new();
@@ -266,8 +281,13 @@ fn table_head(out: &mut String, names: &[&str], left_aligned: usize) {
 }
 
 fn tier_table(out: &mut String, rows: &[&RowSummary], with_seed: bool) {
-    let mut names =
-        vec!["row", "agent", "heuristic", "depth", "games", "win % [95% CI]", "avg moves", "avg s/game"];
+    // Dominoes can be drawn: its tables score a win 1 and a draw ½.
+    let score = if rows.iter().any(|r| r.draws > 0 || r.game == "domino") {
+        "score % (win + ½ draw) [95% CI]"
+    } else {
+        "win % [95% CI]"
+    };
+    let mut names = vec!["row", "agent", "heuristic", "depth", "games", score, "avg moves", "avg s/game"];
     names.extend(["max s/game", "moves/s", "avg score", "nodes/s"]);
     if with_seed {
         names.extend(["seed games", "seed win % [95% CI]", "seed moves", "seed s/game"]);
@@ -353,7 +373,7 @@ pub fn markdown(rows: &[RowSummary]) -> String {
                 tiles_reached_table(&mut out, &play_on);
             }
         }
-        out.push_str("\nWin % is the share of games won, with its 95% Wilson score interval in brackets. ");
+        out.push_str("\nWin % is the share of games won (for dominoes the score: a win counts 1, a draw ½), with its 95% Wilson score interval in brackets. ");
         out.push_str("Times are wall time per game on this machine.\n");
         if is_2048 {
             out.push_str(concat!(

@@ -49,7 +49,16 @@ pub struct Row {
     /// How many games the row plays by default.
     pub games: u64,
     /// What the row plays.
-    pub spec: Row2048,
+    pub spec: RowSpec,
+}
+
+/// What a row plays, per game.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RowSpec {
+    /// A 2048 player and its stopping rules.
+    G2048(Row2048),
+    /// A dominoes pairing on duplicate deals.
+    Domino(crate::tiers_domino::DominoRow),
 }
 
 impl Player2048 {
@@ -167,18 +176,42 @@ impl Row2048 {
 }
 
 impl Row {
-    /// Plays game `index` with spawn seed `seed` and returns its record line.
-    pub fn run(&self, index: u64, seed: u64) -> GameLine {
-        let record = self.spec.play(seed);
+    /// The game this row belongs to.
+    pub fn game(&self) -> &'static str {
+        match self.spec {
+            RowSpec::G2048(_) => "2048",
+            RowSpec::Domino(_) => "domino",
+        }
+    }
+
+    /// The seed game `index` of this row plays in a run seeded with `base`.
+    pub fn seed(&self, base: u64, index: u64) -> u64 {
+        match &self.spec {
+            RowSpec::G2048(_) => game_seed(base, index),
+            RowSpec::Domino(row) => row.deal_seed(base, index),
+        }
+    }
+
+    /// Plays game `index` of this row in a run seeded with `base` and returns its record line.
+    pub fn run(&self, index: u64, base: u64) -> GameLine {
+        let seed = self.seed(base, index);
+        match &self.spec {
+            RowSpec::G2048(spec) => self.run_2048(spec, index, seed),
+            RowSpec::Domino(row) => row.run(self.tier, &self.id, index, seed),
+        }
+    }
+
+    fn run_2048(&self, spec: &Row2048, index: u64, seed: u64) -> GameLine {
+        let record = spec.play(seed);
         GameLine {
             game: "2048".into(),
             tier: self.tier,
             row: self.id.clone(),
             index,
-            agent: self.spec.player.name().into(),
-            heuristic: self.spec.player.heuristic(),
-            depth: self.spec.player.depth(),
-            settings: self.spec.settings(),
+            agent: spec.player.name().into(),
+            heuristic: spec.player.heuristic(),
+            depth: spec.player.depth(),
+            settings: spec.settings(),
             seed,
             result: record.outcome.name().into(),
             score: record.score as f64,
@@ -186,7 +219,7 @@ impl Row {
             moves: record.moves,
             seconds: record.seconds,
             nodes: record.nodes,
-            replay: self.spec.replay(seed),
+            replay: spec.replay(seed),
         }
     }
 }
@@ -204,7 +237,7 @@ pub fn game_seed(base: u64, index: u64) -> u64 {
 const TO_2048: Option<u32> = Some(2048);
 
 fn row(tier: u8, id: impl Into<String>, games: u64, player: Player2048, stop_at: Option<u32>) -> Row {
-    Row { tier, id: id.into(), games, spec: Row2048 { player, stop_at, max_moves: None } }
+    Row { tier, id: id.into(), games, spec: RowSpec::G2048(Row2048 { player, stop_at, max_moves: None }) }
 }
 
 /// The strong agent's fast setting for play-on games (a game to the end in minutes, not hours).
@@ -271,8 +304,8 @@ pub fn rows_2048(quick: bool) -> Vec<Row> {
     rows.push(row(3, format!("{prefix}strong"), games(20), strong, TO_2048));
     let fast = if quick { Player2048::Strong { cprob: 0.05, max_depth: 3 } } else { STRONG_FAST };
     let mut play_on = row(3, format!("{prefix}strong-fast-play-on"), games(10), fast, None);
-    if quick {
-        play_on.spec.max_moves = Some(300);
+    if let (true, RowSpec::G2048(spec)) = (quick, &mut play_on.spec) {
+        spec.max_moves = Some(300);
     }
     rows.push(play_on);
     rows
@@ -349,7 +382,9 @@ mod tests {
     fn a_row_replays_from_its_command() {
         let row = &rows_2048(true)[0];
         let line = row.run(0, 42);
-        assert!(line.replay.contains("--seed 42") && line.replay.contains("--stop-at 2048"));
+        let seed = game_seed(42, 0);
+        assert_eq!(line.seed, seed);
+        assert!(line.replay.contains(&format!("--seed {seed}")) && line.replay.contains("--stop-at 2048"));
         assert!(line.replay.contains(&format!("--depth {}", line.depth.unwrap())));
         assert_eq!(row.run(0, 42).moves, line.moves);
     }
