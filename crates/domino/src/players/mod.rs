@@ -49,10 +49,12 @@
 //! ```
 
 mod draw_solver;
+mod expectimax;
 pub(crate) mod pimc;
 mod seed;
 
 pub use draw_solver::{DRAW_FULL_DEPTH, DRAW_PIMC_DEPTH, DrawPosition, PerfectDraw};
+pub use expectimax::ExpectimaxPlayer;
 pub use pimc::PimcPlayer;
 pub use seed::{DepthRule, MinNode, SeedPlayer};
 
