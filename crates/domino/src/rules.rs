@@ -32,6 +32,38 @@ pub enum BlockedScoring {
     Draw,
 }
 
+impl BlockedScoring {
+    /// The zero-sum returns `[r0, r1]` of a finished game with `hands` left: equal pip sums give
+    /// `[0, 0]`; otherwise the lighter hand wins the heavier hand's pips, or, when the game was
+    /// `blocked`, what this scoring gives.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use domino::{BlockedScoring, Tile, TileSet};
+    ///
+    /// let hands = ["1-2".parse::<Tile>().unwrap(), "3-4".parse().unwrap()].map(|t| [t].into_iter().collect::<TileSet>());
+    /// assert_eq!(BlockedScoring::LoserPips.returns(hands, true), [7, -7]);
+    /// assert_eq!(BlockedScoring::Difference.returns(hands, true), [4, -4]);
+    /// assert_eq!(BlockedScoring::Draw.returns(hands, true), [0, 0]);
+    /// assert_eq!(BlockedScoring::Draw.returns(hands, false), [7, -7]);
+    /// ```
+    pub fn returns(self, hands: [crate::TileSet; 2], blocked: bool) -> [i32; 2] {
+        let s0 = hands[0].pips() as i32;
+        let s1 = hands[1].pips() as i32;
+        let gain = match (blocked, self) {
+            (false, _) | (true, BlockedScoring::LoserPips) => s0.max(s1),
+            (true, BlockedScoring::Difference) => (s0 - s1).abs(),
+            (true, BlockedScoring::Draw) => 0,
+        };
+        match s0.cmp(&s1) {
+            std::cmp::Ordering::Equal => [0, 0],
+            std::cmp::Ordering::Less => [gain, -gain],
+            std::cmp::Ordering::Greater => [-gain, gain],
+        }
+    }
+}
+
 /// A complete rule set.
 ///
 /// # Examples

@@ -46,19 +46,8 @@ impl Position {
 
     /// Returns `[r0, r1]` of a finished position under `scoring` for blocked games.
     pub fn returns(&self, scoring: BlockedScoring) -> [i32; 2] {
-        let s0 = self.hands[0].pips() as i32;
-        let s1 = self.hands[1].pips() as i32;
         let blocked = !self.hands[0].is_empty() && !self.hands[1].is_empty();
-        let gain = match (blocked, scoring) {
-            (false, _) | (true, BlockedScoring::LoserPips) => s0.max(s1),
-            (true, BlockedScoring::Difference) => (s0 - s1).abs(),
-            (true, BlockedScoring::Draw) => 0,
-        };
-        match s0.cmp(&s1) {
-            std::cmp::Ordering::Equal => [0, 0],
-            std::cmp::Ordering::Less => [gain, -gain],
-            std::cmp::Ordering::Greater => [-gain, gain],
-        }
+        scoring.returns(self.hands, blocked)
     }
 }
 

@@ -8,7 +8,7 @@ use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use thiserror::Error;
 
-use crate::rules::{BlockedScoring, Lead, Rules, Variant};
+use crate::rules::{Lead, Rules, Variant};
 use crate::tiles::{ParseTileError, SUIT, Tile, TileSet};
 
 /// A player: 0 or 1.
@@ -451,26 +451,11 @@ impl State {
     ///
     /// With pip sums s0, s1 of the hands left: equal sums give `[0, 0]`; otherwise the lighter
     /// hand wins the heavier hand's pips (`[s1, −s1]` or `[−s0, s0]`), as OpenSpiel scores. A
-    /// blocked game follows [`BlockedScoring`]: the difference `|s0 − s1|`, or a draw.
+    /// blocked game follows [`crate::BlockedScoring`]: the difference `|s0 − s1|`, or a draw.
     pub fn returns(&self) -> [i32; 2] {
-        let Some(outcome) = self.outcome else {
-            return [0, 0];
-        };
-        let s0 = self.hands[0].pips() as i32;
-        let s1 = self.hands[1].pips() as i32;
-        let scoring = match outcome {
-            Outcome::Domino { .. } => BlockedScoring::LoserPips,
-            Outcome::Blocked => self.rules.blocked,
-        };
-        let gain = match scoring {
-            BlockedScoring::LoserPips => s0.max(s1),
-            BlockedScoring::Difference => (s0 - s1).abs(),
-            BlockedScoring::Draw => 0,
-        };
-        match s0.cmp(&s1) {
-            std::cmp::Ordering::Equal => [0, 0],
-            std::cmp::Ordering::Less => [gain, -gain],
-            std::cmp::Ordering::Greater => [-gain, gain],
+        match self.outcome {
+            None => [0, 0],
+            Some(outcome) => self.rules.blocked.returns(self.hands, outcome == Outcome::Blocked),
         }
     }
 

@@ -50,19 +50,8 @@ impl DrawPosition {
 
     /// Returns `[r0, r1]` of a finished position, as [`crate::State::returns`] scores them.
     pub fn returns(&self, blocked: BlockedScoring) -> [i32; 2] {
-        let s0 = self.hands[0].pips() as i32;
-        let s1 = self.hands[1].pips() as i32;
         let was_blocked = !self.hands[0].is_empty() && !self.hands[1].is_empty();
-        let gain = match (was_blocked, blocked) {
-            (false, _) | (true, BlockedScoring::LoserPips) => s0.max(s1),
-            (true, BlockedScoring::Difference) => (s0 - s1).abs(),
-            (true, BlockedScoring::Draw) => 0,
-        };
-        match s0.cmp(&s1) {
-            std::cmp::Ordering::Equal => [0, 0],
-            std::cmp::Ordering::Less => [gain, -gain],
-            std::cmp::Ordering::Greater => [-gain, gain],
-        }
+        blocked.returns(self.hands, was_blocked)
     }
 }
 
