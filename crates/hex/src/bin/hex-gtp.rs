@@ -3,14 +3,64 @@
 //!
 //! Each command line gets its response, flushed at once; lines without a command get none. The
 //! program ends after `quit` or at the end of its input. See `hex::gtp` for the commands.
+//!
+//! Flags set the engine up before the first command, exactly as the matching `param_hex`
+//! commands would: `hex-gtp --player random --seed 3` is a uniformly random engine. A flag the
+//! engine refuses ends the program with exit code 2 before anything is read.
 
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
 use hex::gtp::Engine;
 
+const USAGE: &str = "\
+Usage: hex-gtp [OPTIONS]
+
+A Hex engine speaking GTP (the HexGui/Benzene dialect) on standard input and output.
+
+Options:
+      --player NAME        the player genmove asks (as `param_hex player NAME`)
+      --seed N             the random players' seed (as `param_hex seed N`)
+      --depth N            the search depth (as `param_hex depth N`)
+      --param NAME=VALUE   any engine setting (as `param_hex NAME VALUE`); repeatable
+  -h, --help               print this help
+  -V, --version            print the version";
+
+/// What the command line asks for.
+enum Invocation {
+    /// Run the engine after these `param_hex` settings, in order.
+    Serve(Vec<(String, String)>),
+    /// Print the help.
+    Help,
+    /// Print the version.
+    Version,
+}
+
 fn main() -> ExitCode {
-    match run() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let settings = match parse_args(&args) {
+        Ok(Invocation::Serve(settings)) => settings,
+        Ok(Invocation::Help) => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Ok(Invocation::Version) => {
+            println!("hex-gtp {}", env!("CARGO_PKG_VERSION"));
+            return ExitCode::SUCCESS;
+        }
+        Err(message) => {
+            eprintln!("hex-gtp: {message}\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut engine = Engine::default();
+    for (name, value) in &settings {
+        if let Err(message) = apply(&mut engine, name, value) {
+            eprintln!("hex-gtp: {message}");
+            return ExitCode::from(2);
+        }
+    }
+    match run(engine) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("hex-gtp: {error}");
@@ -19,8 +69,52 @@ fn main() -> ExitCode {
     }
 }
 
-fn run() -> io::Result<()> {
-    let mut engine = Engine::default();
+/// The settings the flags ask for, in the order given, or what is wrong with the flags.
+fn parse_args(args: &[String]) -> Result<Invocation, String> {
+    let mut settings = Vec::new();
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        // `--flag=value` and `--flag value` are the same.
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) if arg.starts_with("--") => (flag, Some(value.to_string())),
+            _ => (arg.as_str(), None),
+        };
+        let mut value = || -> Result<String, String> {
+            inline.clone().or_else(|| rest.next().cloned()).ok_or_else(|| format!("{flag} needs a value"))
+        };
+        match flag {
+            "-h" | "--help" => return Ok(Invocation::Help),
+            "-V" | "--version" => return Ok(Invocation::Version),
+            "--player" | "--seed" | "--depth" => settings.push((flag[2..].to_string(), value()?)),
+            "--param" => {
+                let text = value()?;
+                let (name, value) =
+                    text.split_once('=').ok_or_else(|| format!("--param takes NAME=VALUE, not {text:?}"))?;
+                settings.push((name.to_string(), value.to_string()));
+            }
+            _ => return Err(format!("unknown argument: {arg}")),
+        }
+    }
+    Ok(Invocation::Serve(settings))
+}
+
+/// Sends `param_hex name value` to the engine; the engine's message if it refuses.
+fn apply(engine: &mut Engine, name: &str, value: &str) -> Result<(), String> {
+    // A space, `#` or control character would change the command line's meaning.
+    let plain = |text: &str| {
+        !text.is_empty() && !text.chars().any(|c| c.is_whitespace() || c.is_control() || c == '#')
+    };
+    if !plain(name) || !plain(value) {
+        return Err(format!("bad setting {name:?} = {value:?}: names and values are single words"));
+    }
+    let response = engine.handle(&format!("param_hex {name} {value}")).unwrap_or_default();
+    match response.strip_prefix('?') {
+        Some(message) => Err(format!("--{name} {value}: {}", message.trim())),
+        None => Ok(()),
+    }
+}
+
+fn run(mut engine: Engine) -> io::Result<()> {
     let mut input = io::stdin().lock();
     let mut output = io::stdout().lock();
     let mut line = Vec::new();
