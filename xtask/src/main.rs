@@ -4,7 +4,10 @@
 //!   line per game, `summary.md` and SVG plots into an output folder.
 //! - `cargo xtask report DIR...`: rebuilds the summary and plots from the JSON lines of one or
 //!   more output folders (for example the shards of one run, made on several machines).
+//! - `cargo xtask hex-match "cmd A" "cmd B"`: a referee that plays two GTP Hex engines against
+//!   each other (see [`hex_match`]).
 
+mod hex_match;
 mod plots;
 mod record;
 mod run;
@@ -87,6 +90,43 @@ enum Task {
         #[arg(long)]
         out: Option<PathBuf>,
     },
+    /// Play two GTP Hex engines against each other, the referee judging every move.
+    ///
+    /// Each command line is split into words with simple shell quoting (no variables or pipes:
+    /// use `sh -c '...'` for those). An engine that crashes, answers garbage or an illegal move,
+    /// or exceeds the time limit loses that game and is restarted.
+    HexMatch {
+        /// Engine A's command line, e.g. "target/release/hex-gtp --player random --seed 1".
+        engine_a: String,
+        /// Engine B's command line.
+        engine_b: String,
+        /// Games to play; A is Black in the even-numbered games, B in the odd ones.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..))]
+        games: u64,
+        /// The board side.
+        #[arg(long, default_value_t = 11, value_parser = clap::value_parser!(u8).range(2..=i64::from(hex::MAX_SIZE)))]
+        size: u8,
+        /// The seed of the openings (one random Black stone, shared by games 2k and 2k+1).
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Seconds an engine may take to answer any one command.
+        #[arg(long, default_value_t = 10.0, value_parser = parse_timeout)]
+        timeout: f64,
+        /// Also write one JSON object per game to this file.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Show the engines' standard error (discarded otherwise).
+        #[arg(long)]
+        engine_stderr: bool,
+    },
+}
+
+/// A positive, finite number of seconds.
+fn parse_timeout(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(seconds) if seconds > 0.0 && seconds <= 1e6 => Ok(seconds),
+        _ => Err(format!("expected a number of seconds above 0, not {text:?}")),
+    }
 }
 
 /// The workspace root, where `target/` lives.
@@ -204,6 +244,17 @@ fn main() -> ExitCode {
             })
         }
         Task::Report { dirs, out } => report_task(&dirs, out),
+        Task::HexMatch { engine_a, engine_b, games, size, seed, timeout, out, engine_stderr } => {
+            let config = hex_match::MatchConfig {
+                engines: [engine_a, engine_b],
+                games,
+                size,
+                seed,
+                timeout: std::time::Duration::from_secs_f64(timeout),
+                engine_stderr,
+            };
+            hex_match::run(&config, out.as_deref()).map(|_| ()).map_err(|e| e.to_string())
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

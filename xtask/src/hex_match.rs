@@ -1,0 +1,541 @@
+//! `cargo xtask hex-match "cmd A" "cmd B"`: a referee that plays two GTP Hex engines against
+//! each other and keeps the score.
+//!
+//! Each game starts with `boardsize N` and `clear_board`, then an opening Black stone drawn
+//! from the match seed, sent to both engines with `play`. Games `2k` and `2k + 1` share their
+//! opening and swap the colours, so every engine meets every opening from both sides. The side
+//! to move is asked `genmove <colour>`; its move is checked and played on the referee's own
+//! [`Position`] and relayed to the other engine with `play <colour> <cell>`. The referee, not
+//! the engines, decides legality and the winner.
+//!
+//! An engine that ends (EOF, any exit), answers garbage, answers with `?`, names no move or an
+//! illegal one, or does not answer within the time limit loses the game at once, with the
+//! reason recorded; it is killed and started afresh for the next game. `resign` loses too.
+//! Counting a failure as a loss is the harsh choice (a tournament against a fragile anchor
+//! engine may prefer to replay the game): the recorded reasons let a report set those games
+//! apart.
+//!
+//! Engine command lines are split into words by [`engine::split_command`] (simple shell
+//! quoting, no shell features); use `sh -c '…'` for anything more.
+
+mod engine;
+#[cfg(test)]
+mod tests;
+
+use std::fs::File;
+use std::io::{BufWriter, Write as _};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use hex::{Cell, Color, HexMove, Position, move_name, parse_move};
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use engine::{Answer, GtpProcess, split_command};
+pub use engine::{EngineFailure, SplitError};
+
+use crate::summary::wilson;
+
+/// Everything a match needs.
+#[derive(Clone, Debug)]
+pub struct MatchConfig {
+    /// The command lines of engine A and engine B.
+    pub engines: [String; 2],
+    /// Games to play; engine A is Black in the even-numbered ones.
+    pub games: u64,
+    /// The board side.
+    pub size: u8,
+    /// The seed the openings are drawn from.
+    pub seed: u64,
+    /// How long an engine may take to answer any one command.
+    pub timeout: Duration,
+    /// Whether the engines' standard error is shown (otherwise it is discarded).
+    pub engine_stderr: bool,
+}
+
+/// One of the two engines of a match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum EngineId {
+    /// The first command line.
+    A,
+    /// The second command line.
+    B,
+}
+
+impl EngineId {
+    /// Both engines, A first.
+    pub const BOTH: [EngineId; 2] = [EngineId::A, EngineId::B];
+
+    /// The other engine.
+    pub fn other(self) -> EngineId {
+        match self {
+            EngineId::A => EngineId::B,
+            EngineId::B => EngineId::A,
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+impl std::fmt::Display for EngineId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            EngineId::A => "A",
+            EngineId::B => "B",
+        })
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "reason", rename_all = "kebab-case")]
+pub enum GameEnd {
+    /// The winner connected its edges.
+    Connected,
+    /// The loser answered `genmove` with `resign`.
+    Resigned,
+    /// The loser broke the protocol or the rules.
+    Failed {
+        /// What went wrong.
+        failure: EngineFailure,
+    },
+}
+
+impl std::fmt::Display for GameEnd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GameEnd::Connected => f.write_str("connected"),
+            GameEnd::Resigned => f.write_str("resigned"),
+            GameEnd::Failed { failure } => write!(f, "{}: {failure}", failure.kind()),
+        }
+    }
+}
+
+/// One finished game, as printed and as written to the JSON lines file.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameResult {
+    /// The game's number in the match, from 0.
+    pub game: u64,
+    /// The engine that played Black (moves first, connects top and bottom).
+    pub black: EngineId,
+    /// The engine that played White.
+    pub white: EngineId,
+    /// The opening Black stone the referee placed.
+    pub opening: String,
+    /// Every move of the game in order, the opening first.
+    pub moves: Vec<String>,
+    /// The winning engine.
+    pub winner: EngineId,
+    /// The winner's colour.
+    #[serde(with = "color_name")]
+    pub winner_color: Color,
+    /// How the game ended.
+    pub end: GameEnd,
+    /// Wall time of the game, in seconds, engine restarts included.
+    pub seconds: f64,
+}
+
+impl GameResult {
+    /// The losing engine.
+    pub fn loser(&self) -> EngineId {
+        self.winner.other()
+    }
+
+    /// The game as one line of text.
+    pub fn line(&self) -> String {
+        format!(
+            "game {}: black {}, white {}, opening {}, moves {}, winner {} ({}), {}",
+            self.game,
+            self.black,
+            self.white,
+            self.opening,
+            self.moves.len(),
+            self.winner,
+            self.winner_color,
+            match &self.end {
+                GameEnd::Failed { .. } => format!("{} {}", self.loser(), self.end),
+                end => end.to_string(),
+            }
+        )
+    }
+}
+
+/// Colours as `black` and `white` in the JSON records.
+mod color_name {
+    use hex::Color;
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub fn serialize<S: Serializer>(color: &Color, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(color.name())
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Color, D::Error> {
+        match String::deserialize(deserializer)?.as_str() {
+            "black" => Ok(Color::Black),
+            "white" => Ok(Color::White),
+            other => Err(D::Error::custom(format!("not a colour: {other}"))),
+        }
+    }
+}
+
+/// One engine's record over a match.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EngineSummary {
+    /// The engine.
+    pub id: EngineId,
+    /// Its command line.
+    pub command: String,
+    /// Games won.
+    pub wins: u64,
+    /// Games lost.
+    pub losses: u64,
+    /// Games played as Black, and won as Black.
+    pub black: (u64, u64),
+    /// Games lost by resigning.
+    pub resignations: u64,
+    /// Games lost by breaking the protocol or the rules.
+    pub failures: u64,
+    /// The 95% Wilson interval of the win rate.
+    pub interval: (f64, f64),
+}
+
+impl EngineSummary {
+    /// The summary as one line of text.
+    pub fn line(&self) -> String {
+        let games = self.wins + self.losses;
+        let rate = if games == 0 { 0.0 } else { self.wins as f64 / games as f64 };
+        format!(
+            "{}: won {}, lost {} of {games} games ({:.1}%, 95% Wilson interval {:.1}%–{:.1}%); \
+             won {} of {} as black; lost {} by resigning, {} by failing — {}",
+            self.id,
+            self.wins,
+            self.losses,
+            100.0 * rate,
+            100.0 * self.interval.0,
+            100.0 * self.interval.1,
+            self.black.1,
+            self.black.0,
+            self.resignations,
+            self.failures,
+            self.command,
+        )
+    }
+}
+
+/// What a match adds up to.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MatchSummary {
+    /// Every game, in order.
+    pub games: Vec<GameResult>,
+    /// Engine A's and engine B's records.
+    pub engines: [EngineSummary; 2],
+}
+
+impl MatchSummary {
+    /// Adds up `games` for the engines with these command lines.
+    pub fn new(commands: &[String; 2], games: Vec<GameResult>) -> MatchSummary {
+        let engines = EngineId::BOTH.map(|id| {
+            let mut summary = EngineSummary {
+                id,
+                command: commands[id.index()].clone(),
+                wins: 0,
+                losses: 0,
+                black: (0, 0),
+                resignations: 0,
+                failures: 0,
+                interval: (0.0, 1.0),
+            };
+            for game in &games {
+                let won = game.winner == id;
+                if won {
+                    summary.wins += 1;
+                } else {
+                    summary.losses += 1;
+                    match game.end {
+                        GameEnd::Resigned => summary.resignations += 1,
+                        GameEnd::Failed { .. } => summary.failures += 1,
+                        GameEnd::Connected => {}
+                    }
+                }
+                if game.black == id {
+                    summary.black.0 += 1;
+                    summary.black.1 += u64::from(won);
+                }
+            }
+            summary.interval = wilson(summary.wins, summary.wins + summary.losses);
+            summary
+        });
+        MatchSummary { games, engines }
+    }
+}
+
+/// Why a match could not be played to the end.
+#[derive(Debug, Error)]
+pub enum MatchError {
+    /// An engine's command line cannot be split into words.
+    #[error("engine {id}'s command {command:?}: {source}")]
+    BadCommand {
+        /// The engine.
+        id: EngineId,
+        /// Its command line.
+        command: String,
+        /// What is wrong with it.
+        source: SplitError,
+    },
+    /// An engine's program cannot be started.
+    #[error("cannot start engine {id} ({command:?}): {source}")]
+    Spawn {
+        /// The engine.
+        id: EngineId,
+        /// Its command line.
+        command: String,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+    /// The board side is not one the referee plays on.
+    #[error("the board side must be from 2 to {max}, not {size}", max = hex::MAX_SIZE)]
+    BadSize {
+        /// The side asked for.
+        size: u8,
+    },
+    /// The JSON lines file cannot be written.
+    #[error("cannot write {}: {source}", path.display())]
+    Output {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error.
+        source: std::io::Error,
+    },
+}
+
+/// One engine of the match: how to start it, and the running process if there is one.
+struct Seat {
+    id: EngineId,
+    command: String,
+    argv: Vec<String>,
+    process: Option<GtpProcess>,
+    show_stderr: bool,
+}
+
+impl Seat {
+    fn new(id: EngineId, command: &str, show_stderr: bool) -> Result<Seat, MatchError> {
+        let argv = split_command(command).map_err(|source| MatchError::BadCommand {
+            id,
+            command: command.to_string(),
+            source,
+        })?;
+        Ok(Seat { id, command: command.to_string(), argv, process: None, show_stderr })
+    }
+
+    /// The running engine, started if it is not running.
+    fn process(&mut self) -> Result<&mut GtpProcess, MatchError> {
+        if self.process.is_none() {
+            let process = GtpProcess::spawn(&self.argv, self.show_stderr)
+                .map_err(|source| MatchError::Spawn { id: self.id, command: self.command.clone(), source })?;
+            self.process = Some(process);
+        }
+        Ok(self.process.as_mut().expect("started above"))
+    }
+
+    /// Asks `command`; a `?` answer is a failure too.
+    fn expect_success(
+        &mut self,
+        command: &str,
+        timeout: Duration,
+    ) -> Result<Result<String, EngineFailure>, MatchError> {
+        Ok(match self.process()?.ask(command, timeout) {
+            Ok(Answer::Success(text)) => Ok(text),
+            Ok(Answer::Failure(message)) => {
+                Err(EngineFailure::Refused { command: command.to_string(), message })
+            }
+            Err(failure) => Err(failure),
+        })
+    }
+
+    /// Stops the engine after a failure; the next game starts it afresh.
+    fn discard(&mut self) {
+        if let Some(mut process) = self.process.take() {
+            process.kill();
+        }
+    }
+}
+
+/// The opening cell of games `2·pair` and `2·pair + 1`: uniform over the board, from the seed.
+pub fn opening_cell(seed: u64, pair: u64, size: u8) -> Cell {
+    let cells = u64::from(size) * u64::from(size);
+    let draw = splitmix64(seed ^ splitmix64(pair.wrapping_add(0x6865_782d_6d61_7463)));
+    Cell::from_id((draw % cells) as usize, size)
+}
+
+/// Sebastiano Vigna's SplitMix64 finaliser: a good 64-bit mix, enough to draw openings.
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// A game's end as the board or the engines decide it, before it is written up.
+enum Ending {
+    /// This colour won on the board.
+    Connected(Color),
+    /// This engine resigned or failed.
+    Lost(EngineId, Option<EngineFailure>),
+}
+
+/// Plays the match, calling `on_game` after each game (to print it or record it), and adds it
+/// up. Fails only when an engine cannot be started or `on_game` fails; everything an engine
+/// does once running is scored as a game.
+pub fn play_match(
+    config: &MatchConfig,
+    mut on_game: impl FnMut(&GameResult) -> Result<(), MatchError>,
+) -> Result<MatchSummary, MatchError> {
+    if !(2..=hex::MAX_SIZE).contains(&config.size) {
+        return Err(MatchError::BadSize { size: config.size });
+    }
+    let mut seats = [
+        Seat::new(EngineId::A, &config.engines[0], config.engine_stderr)?,
+        Seat::new(EngineId::B, &config.engines[1], config.engine_stderr)?,
+    ];
+    // Start both before the first game, so a wrong program name fails the match at once.
+    for seat in &mut seats {
+        seat.process()?;
+    }
+    let mut games = Vec::new();
+    for game in 0..config.games {
+        let result = play_game(config, game, &mut seats)?;
+        on_game(&result)?;
+        games.push(result);
+    }
+    for seat in &mut seats {
+        if let Some(process) = seat.process.take() {
+            process.quit();
+        }
+    }
+    Ok(MatchSummary::new(&config.engines, games))
+}
+
+/// Plays game number `game`.
+fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<GameResult, MatchError> {
+    let started = Instant::now();
+    let black = if game % 2 == 0 { EngineId::A } else { EngineId::B };
+    let opening = HexMove::Place(opening_cell(config.seed, game / 2, config.size));
+    let mut position = Position::new(u32::from(config.size)).expect("the size is checked before");
+    let mut moves = vec![move_name(opening)];
+    let ending = 'game: {
+        let engine_of = |color: Color| if color == Color::Black { black } else { black.other() };
+        let setup = [
+            format!("boardsize {}", config.size),
+            "clear_board".to_string(),
+            format!("play black {}", moves[0]),
+        ];
+        for id in [black, black.other()] {
+            for command in &setup {
+                if let Err(failure) = seats[id.index()].expect_success(command, config.timeout)? {
+                    break 'game Ending::Lost(id, Some(failure));
+                }
+            }
+        }
+        position = position.play(opening).expect("the opening is on an empty board");
+        loop {
+            if let Some(winner) = position.winner() {
+                break 'game Ending::Connected(winner);
+            }
+            let color = position.to_move();
+            let mover = engine_of(color);
+            let command = format!("genmove {color}");
+            let answer = match seats[mover.index()].expect_success(&command, config.timeout)? {
+                Ok(answer) => answer,
+                Err(failure) => break 'game Ending::Lost(mover, Some(failure)),
+            };
+            // Some engines answer in capitals; only the first word is the move.
+            let word = answer.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+            if word == "resign" {
+                break 'game Ending::Lost(mover, None);
+            }
+            let mv = match parse_move(&word, config.size) {
+                Ok(mv) => mv,
+                Err(_) => break 'game Ending::Lost(mover, Some(EngineFailure::NotAMove { command, answer })),
+            };
+            position = match position.play(mv) {
+                Ok(next) => next,
+                Err(why) => {
+                    let failure = EngineFailure::IllegalMove { command, mv: word, why: why.to_string() };
+                    break 'game Ending::Lost(mover, Some(failure));
+                }
+            };
+            moves.push(move_name(mv));
+            // The move that ends the game needs no relaying, and some engines misbehave in
+            // decided positions.
+            if position.winner().is_none() {
+                let relay = format!("play {color} {}", move_name(mv));
+                if let Err(failure) = seats[mover.other().index()].expect_success(&relay, config.timeout)? {
+                    break 'game Ending::Lost(mover.other(), Some(failure));
+                }
+            }
+        }
+    };
+    let (winner, end) = match ending {
+        Ending::Connected(color) => {
+            (if color == Color::Black { black } else { black.other() }, GameEnd::Connected)
+        }
+        Ending::Lost(loser, None) => (loser.other(), GameEnd::Resigned),
+        Ending::Lost(loser, Some(failure)) => {
+            seats[loser.index()].discard();
+            (loser.other(), GameEnd::Failed { failure })
+        }
+    };
+    Ok(GameResult {
+        game,
+        black,
+        white: black.other(),
+        opening: move_name(opening),
+        moves,
+        winner,
+        winner_color: if winner == black { Color::Black } else { Color::White },
+        end,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Plays the match for the command line: a header, one line per game and one per engine on
+/// standard output, and one JSON object per game in `out` if given.
+pub fn run(config: &MatchConfig, out: Option<&Path>) -> Result<MatchSummary, MatchError> {
+    let mut writer = match out {
+        Some(path) => {
+            let file = File::create(path)
+                .map_err(|source| MatchError::Output { path: path.to_path_buf(), source })?;
+            Some((path, BufWriter::new(file)))
+        }
+        None => None,
+    };
+    println!(
+        "hex-match: {} games on {size}x{size}, seed {}, {} s per command",
+        config.games,
+        config.seed,
+        config.timeout.as_secs_f64(),
+        size = config.size,
+    );
+    for id in EngineId::BOTH {
+        println!("engine {id}: {}", config.engines[id.index()]);
+    }
+    let summary = play_match(config, |game| {
+        println!("{}", game.line());
+        if let Some((path, writer)) = &mut writer {
+            let json = serde_json::to_string(game).expect("game results serialise");
+            writeln!(writer, "{json}")
+                .and_then(|()| writer.flush())
+                .map_err(|source| MatchError::Output { path: path.to_path_buf(), source })?;
+        }
+        Ok(())
+    })?;
+    for engine in &summary.engines {
+        println!("{}", engine.line());
+    }
+    if let Some((path, _)) = writer {
+        println!("wrote {}", path.display());
+    }
+    Ok(summary)
+}
