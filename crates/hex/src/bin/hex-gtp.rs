@@ -40,12 +40,13 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let settings = match parse_args(&args) {
         Ok(Invocation::Serve(settings)) => settings,
+        // `println!` would panic on a closed pipe (`hex-gtp --help | head -1`).
         Ok(Invocation::Help) => {
-            println!("{USAGE}");
+            let _ = writeln!(io::stdout(), "{USAGE}");
             return ExitCode::SUCCESS;
         }
         Ok(Invocation::Version) => {
-            println!("hex-gtp {}", env!("CARGO_PKG_VERSION"));
+            let _ = writeln!(io::stdout(), "hex-gtp {}", env!("CARGO_PKG_VERSION"));
             return ExitCode::SUCCESS;
         }
         Err(message) => {
