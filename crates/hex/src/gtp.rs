@@ -30,7 +30,7 @@
 //! | `showboard` | the board drawn over several lines |
 //! | `final_score` | `B+`, `W+`, or `cannot score` while nobody has connected |
 //! | `all_legal_moves` | the legal moves, space-separated |
-//! | `param_hex [name value]` | the engine's settings: `player`, `depth`, `seed` (below) |
+//! | `param_hex [name value]` | the engine's settings: `player`, `time`, `depth`, `seed` (below) |
 //! | `param_game [name value]` | the game's settings: `allow_swap` (`0` or `1`) |
 //! | `hexgui-analyze_commands` | the analysis commands HexGui can offer in its menus |
 //! | `quit` | an empty success; every later line gets no response |
@@ -45,11 +45,12 @@
 //!
 //! # Settings
 //!
-//! `param_hex` with no arguments lists the settings as `[string] player random` lines;
-//! `param_hex player NAME` chooses the player that `genmove` asks ([`PlayerKind`]: `random`, the
-//! default, or one of the seed players `madeup`, `coolcow` and `bridges`), `param_hex depth N`
-//! the search depth of the seed players (3 by default, as their documents), `param_hex seed N`
-//! the seed of the random player. A player is built from the settings by the engine's [`PlayerFactory`] when it
+//! `param_hex` with no arguments lists the settings as `[string] player strong` lines;
+//! `param_hex player NAME` chooses the player that `genmove` asks ([`PlayerKind`]: `strong`, the
+//! default, [`crate::strong::StrongPlayer`]; `random`; or one of the seed players `madeup`,
+//! `coolcow` and `bridges`), `param_hex time SECONDS` the strong player's time per move (0.5 s
+//! by default), `param_hex depth N` the search depth of the seed players (3 by default, as their
+//! documents), `param_hex seed N` the seed of the random player. A player is built from the settings by the engine's [`PlayerFactory`] when it
 //! is first needed and is kept, with its random state, until a setting changes: a session that
 //! sends the same commands gets the same answers.
 //!
@@ -77,11 +78,13 @@
 
 use std::fmt;
 use std::panic::{self, AssertUnwindSafe};
+use std::time::Duration;
 
 use crate::board::{Board, Color, HexMove, IllegalMove, MAX_SIZE, Position};
 use crate::notation::{NotationError, move_name, parse_move, showboard};
 use crate::player::{HexPlayer, RandomPlayer};
 use crate::players::{BridgesConfig, BridgesPlayer, CoolcowPlayer, MadeupConfig, MadeupPlayer, SearchConfig};
+use crate::strong::{StrongConfig, StrongPlayer};
 
 /// The commands the engine knows, in the order `list_commands` gives them.
 pub const COMMANDS: &[&str] = &[
@@ -111,6 +114,9 @@ pub const DEFAULT_SIZE: u8 = 11;
 /// The players `genmove` can ask, chosen with `param_hex player NAME`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum PlayerKind {
+    /// [`StrongPlayer`]: selective iterative-deepening alpha-beta on two-distance, with
+    /// [`Settings::time`] per move. The default.
+    Strong,
     /// [`RandomPlayer`]: a uniformly random legal move, from the seed.
     Random,
     /// [`MadeupPlayer`]: the madeup seed, alpha-beta on `1 − d/n²` of its own BFS distance.
@@ -123,12 +129,18 @@ pub enum PlayerKind {
 
 impl PlayerKind {
     /// Every kind, in the order error messages list them.
-    pub const ALL: &[PlayerKind] =
-        &[PlayerKind::Random, PlayerKind::Madeup, PlayerKind::Coolcow, PlayerKind::Bridges];
+    pub const ALL: &[PlayerKind] = &[
+        PlayerKind::Strong,
+        PlayerKind::Random,
+        PlayerKind::Madeup,
+        PlayerKind::Coolcow,
+        PlayerKind::Bridges,
+    ];
 
     /// The name `param_hex player` takes and prints.
     pub fn name(self) -> &'static str {
         match self {
+            PlayerKind::Strong => "strong",
             PlayerKind::Random => "random",
             PlayerKind::Madeup => "madeup",
             PlayerKind::Coolcow => "coolcow",
@@ -153,6 +165,8 @@ impl fmt::Display for PlayerKind {
 pub struct Settings {
     /// The player.
     pub player: PlayerKind,
+    /// The strong player's time per move.
+    pub time: Duration,
     /// The search depth, in moves, of the players that search.
     pub depth: u32,
     /// The seed of the players that draw random numbers.
@@ -160,11 +174,17 @@ pub struct Settings {
 }
 
 impl Default for Settings {
-    /// The random player, depth 3, seed 1.
+    /// The strong player with 0.5 s per move; depth 3 and seed 1 for the other players.
     fn default() -> Self {
-        Settings { player: PlayerKind::Random, depth: 3, seed: 1 }
+        Settings { player: PlayerKind::Strong, time: DEFAULT_TIME, depth: 3, seed: 1 }
     }
 }
+
+/// The strong player's default time per move.
+pub const DEFAULT_TIME: Duration = Duration::from_millis(500);
+
+/// The longest time per move `param_hex time` accepts, in seconds.
+pub const MAX_TIME_SECONDS: f64 = 3600.0;
 
 /// The largest search depth `param_hex depth` accepts.
 pub const MAX_DEPTH: u32 = 64;
@@ -172,12 +192,14 @@ pub const MAX_DEPTH: u32 = 64;
 /// Builds the player `genmove` asks from the settings.
 pub type PlayerFactory = fn(&Settings) -> Box<dyn HexPlayer>;
 
-/// The crate's players, as [`Settings::player`] names them. The seed players search
+/// The crate's players, as [`Settings::player`] names them. The strong player searches for
+/// [`Settings::time`] per move ([`StrongConfig::time`]); the seed players search
 /// [`Settings::depth`] moves deep in their documents' move order ([`SearchConfig::depth`]); the
 /// random player draws from [`Settings::seed`].
 pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
     let search = SearchConfig::depth(settings.depth);
     match settings.player {
+        PlayerKind::Strong => Box::new(StrongPlayer::new(StrongConfig::time(settings.time))),
         PlayerKind::Random => Box::new(RandomPlayer::new(settings.seed)),
         PlayerKind::Madeup => Box::new(MadeupPlayer::new(MadeupConfig { search, ..MadeupConfig::default() })),
         PlayerKind::Coolcow => Box::new(CoolcowPlayer::new(search)),
@@ -455,8 +477,11 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] depth {}\n[string] seed {}",
-                    s.player, s.depth, s.seed
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}",
+                    s.player,
+                    s.time.as_secs_f64(),
+                    s.depth,
+                    s.seed
                 ));
             }
             ["player", name] => {
@@ -464,6 +489,16 @@ impl Engine {
                     let names: Vec<&str> = PlayerKind::ALL.iter().map(|k| k.name()).collect();
                     format!("unknown player: {name} (players: {})", names.join(", "))
                 })?;
+            }
+            ["time", value] => {
+                settings.time = value
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|t| *t > 0.0 && *t <= MAX_TIME_SECONDS)
+                    .map(Duration::from_secs_f64)
+                    .ok_or_else(|| {
+                        format!("time must be a number of seconds above 0 and at most {MAX_TIME_SECONDS}, not {value}")
+                    })?;
             }
             ["depth", value] => {
                 settings.depth =
@@ -476,8 +511,8 @@ impl Engine {
                     .parse()
                     .map_err(|_| format!("seed must be a number from 0 to 2^64 - 1, not {value}"))?;
             }
-            [name, _] if !["player", "depth", "seed"].contains(&name) => {
-                return Err(format!("unknown parameter: {name} (parameters: player, depth, seed)"));
+            [name, _] if !["player", "time", "depth", "seed"].contains(&name) => {
+                return Err(format!("unknown parameter: {name} (parameters: player, time, depth, seed)"));
             }
             _ => return Err("expected param_hex [NAME VALUE]".to_string()),
         }

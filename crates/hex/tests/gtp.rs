@@ -34,9 +34,12 @@ fn fails(engine: &mut Engine, line: &str) -> String {
     text.to_string()
 }
 
+/// An engine on an n×n board with the random player, whose moves are instant and follow
+/// from `param_hex seed` (the default player, the strong one, thinks for half a second).
 fn engine_on(size: u32) -> Engine {
     let mut engine = Engine::default();
     ok(&mut engine, &format!("boardsize {size}"));
+    ok(&mut engine, "param_hex player random");
     engine
 }
 
@@ -322,27 +325,56 @@ fn reg_genmove_and_all_legal_moves_leave_the_game_alone() {
 #[test]
 fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
-    assert_eq!(ok(&mut e, "param_hex"), "[string] player random\n[string] depth 3\n[string] seed 1");
+    assert_eq!(
+        ok(&mut e, "param_hex"),
+        "[string] player strong\n[string] time 0.5\n[string] depth 3\n[string] seed 1"
+    );
     ok(&mut e, "param_hex player RANDOM");
+    ok(&mut e, "param_hex time 0.25");
     ok(&mut e, "param_hex depth 5");
     ok(&mut e, "param_hex seed 42");
-    assert_eq!(ok(&mut e, "param_hex"), "[string] player random\n[string] depth 5\n[string] seed 42");
+    assert_eq!(
+        ok(&mut e, "param_hex"),
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42"
+    );
     assert_eq!(
         fails(&mut e, "param_hex player deep-blue"),
-        "unknown player: deep-blue (players: random, madeup, coolcow, bridges)"
+        "unknown player: deep-blue (players: strong, random, madeup, coolcow, bridges)"
     );
-    for player in ["madeup", "coolcow", "bridges", "random"] {
+    for player in ["madeup", "coolcow", "bridges", "strong", "random"] {
         ok(&mut e, &format!("param_hex player {player}"));
         assert!(ok(&mut e, "param_hex").starts_with(&format!("[string] player {player}\n")));
     }
     assert!(fails(&mut e, "param_hex depth 0").contains("depth must be a number"));
     assert!(fails(&mut e, "param_hex depth many").contains("depth must be a number"));
     assert!(fails(&mut e, "param_hex seed -1").contains("seed must be a number"));
+    for bad in ["0", "-1", "soon", "NaN", "1e9"] {
+        assert!(fails(&mut e, &format!("param_hex time {bad}")).contains("time must be a number"), "{bad}");
+    }
     assert!(fails(&mut e, "param_hex colour red").starts_with("unknown parameter: colour"));
     assert!(fails(&mut e, "param_hex depth").contains("param_hex [NAME VALUE]"));
     // Refused values change nothing.
     assert_eq!(e.settings().depth, 5);
     assert_eq!(e.settings().seed, 42);
+    assert_eq!(e.settings().time, std::time::Duration::from_millis(250));
+}
+
+#[test]
+fn the_default_player_is_the_strong_one_and_takes_a_win_and_blocks_one() {
+    let mut e = Engine::default();
+    assert_eq!(e.settings().player, hex::gtp::PlayerKind::Strong);
+    ok(&mut e, "param_hex time 0.05");
+    ok(&mut e, "boardsize 3");
+    for line in ["play b b1", "play w a1", "play b b2", "play w a2"] {
+        ok(&mut e, line);
+    }
+    ok(&mut e, "genmove b");
+    assert_eq!(ok(&mut e, "final_score"), "B+");
+    ok(&mut e, "clear_board");
+    for line in ["play b b1", "play w b3", "play b b2"] {
+        ok(&mut e, line);
+    }
+    assert_eq!(ok(&mut e, "genmove w"), "a3");
 }
 
 #[test]
@@ -352,6 +384,7 @@ fn every_listed_player_plays_a_legal_move() {
     for player in players {
         ok(&mut e, &format!("param_hex player {player}"));
         ok(&mut e, "param_hex depth 1");
+        ok(&mut e, "param_hex time 0.02");
         ok(&mut e, "clear_board");
         for colour in ["b", "w", "b"] {
             let mv = ok(&mut e, &format!("genmove {colour}"));
@@ -537,6 +570,8 @@ proptest! {
         1..30,
     )) {
         let mut e = Engine::default();
+        // The random player answers genmove at once; the default strong one thinks for 0.5 s.
+        ok(&mut e, "param_hex player random");
         for line in &lines {
             if line.trim_start().starts_with("quit") || line.split_whitespace().nth(1) == Some("quit") {
                 continue;
@@ -680,7 +715,8 @@ name
 
 = cannot score
 
-= [string] player random
+= [string] player strong
+[string] time 0.5
 [string] depth 3
 [string] seed 1
 
