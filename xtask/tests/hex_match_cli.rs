@@ -1,0 +1,84 @@
+//! `cargo xtask hex-match` as a command: exit codes, the lines it prints, and the JSON lines
+//! file. The engines are small shell scripts, so no engine needs building.
+
+use std::process::{Command, Output};
+
+/// An engine that accepts every command and resigns when asked for a move.
+const RESIGNER: &str = r#"sh -c 'while read c rest; do case $c in genmove) printf "= resign\n\n";; *) printf "=\n\n";; esac; done'"#;
+
+fn xtask(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_xtask")).arg("hex-match").args(args).output().expect("xtask runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn a_completed_match_exits_zero_and_writes_one_json_line_per_game() {
+    let dir = std::env::temp_dir().join(format!("hex-match-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("games.jsonl");
+    let output = xtask(&[
+        RESIGNER,
+        "sh -c 'read x; exit 3'",
+        "--games",
+        "3",
+        "--size",
+        "4",
+        "--seed",
+        "5",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{}", text(&output.stderr));
+    // B crashes on `boardsize` in every game, so A wins them all, whatever its colour.
+    assert_eq!(stdout.lines().filter(|line| line.starts_with("game ")).count(), 3, "{stdout}");
+    assert!(stdout.contains("B crashed: ended while answering \"boardsize 4\" (exit code 3)"), "{stdout}");
+    assert!(stdout.contains("A: won 3, lost 0 of 3 games"), "{stdout}");
+    assert!(stdout.contains("B: won 0, lost 3 of 3 games"), "{stdout}");
+    let records = std::fs::read_to_string(&out).unwrap();
+    let games: Vec<serde_json::Value> =
+        records.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
+    assert_eq!(games.len(), 3);
+    assert_eq!(games[1]["black"], "B");
+    assert_eq!(games[1]["winner"], "A");
+    assert_eq!(games[1]["end"]["failure"]["kind"], "crashed");
+    assert_eq!(games[1]["end"]["failure"]["exit_code"], 3);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn resignations_are_losses() {
+    let output = xtask(&[RESIGNER, RESIGNER, "--games", "2", "--size", "3"]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}");
+    // The referee plays Black's opening stone, so White is asked first, and resigns.
+    assert!(stdout.contains("game 0: black A, white B, opening"), "{stdout}");
+    assert!(stdout.contains("winner A (black), resigned"), "{stdout}");
+    assert!(stdout.contains("winner B (black), resigned"), "{stdout}");
+}
+
+#[test]
+fn an_engine_that_cannot_start_exits_one() {
+    let output = xtask(&["/nonexistent/engine", RESIGNER, "--games", "2"]);
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stderr).contains("cannot start engine A"), "{}", text(&output.stderr));
+}
+
+#[test]
+fn bad_arguments_exit_two() {
+    for args in [
+        &[RESIGNER][..],
+        &[RESIGNER, RESIGNER, "--games", "0"],
+        &[RESIGNER, RESIGNER, "--size", "1"],
+        &[RESIGNER, RESIGNER, "--size", "20"],
+        &[RESIGNER, RESIGNER, "--timeout", "0"],
+        &[RESIGNER, RESIGNER, "--timeout", "soon"],
+        &[RESIGNER, RESIGNER, "--colour", "black"],
+    ] {
+        let output = xtask(args);
+        assert_eq!(output.status.code(), Some(2), "{args:?}: {}", text(&output.stderr));
+    }
+}
