@@ -13,6 +13,7 @@ use thiserror::Error;
 use crate::record::{self, Appender, GameLine, RESULTS_FILE, RecordError};
 use crate::tiers::{Row, rows_2048};
 use crate::tiers_domino::rows_domino;
+use crate::tiers_hex::rows_hex;
 
 /// Which part of the games this machine runs: those whose index is `k` modulo `n`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -52,7 +53,7 @@ impl std::str::FromStr for Shard {
 pub enum GameChoice {
     /// 2048.
     G2048,
-    /// Hex (its tiers come with the Hex crate).
+    /// Hex.
     Hex,
     /// Dominoes (its tiers come with the dominoes crate).
     Domino,
@@ -84,9 +85,6 @@ pub struct EvalOptions {
 /// Why an evaluation could not run.
 #[derive(Debug, Error)]
 pub enum EvalError {
-    /// No tiers exist yet for the chosen game.
-    #[error("{0} has no evaluation tiers yet (its crate's issue adds them); try --game 2048")]
-    NoTiers(&'static str),
     /// The output folder cannot be created or written.
     #[error("cannot use {path} as the output folder: {source}")]
     OutputFolder {
@@ -130,8 +128,12 @@ pub fn plan(options: &EvalOptions) -> Result<Vec<Row>, EvalError> {
     let rows = match options.game {
         GameChoice::G2048 => rows_2048(options.quick),
         GameChoice::Domino => rows_domino(options.quick),
-        GameChoice::All => rows_2048(options.quick).into_iter().chain(rows_domino(options.quick)).collect(),
-        GameChoice::Hex => return Err(EvalError::NoTiers("hex")),
+        GameChoice::Hex => rows_hex(options.quick),
+        GameChoice::All => rows_2048(options.quick)
+            .into_iter()
+            .chain(rows_domino(options.quick))
+            .chain(rows_hex(options.quick))
+            .collect(),
     };
     Ok(rows
         .into_iter()
@@ -349,9 +351,15 @@ mod tests {
     }
 
     #[test]
-    fn games_without_tiers_and_bad_folders_are_clear_errors() {
-        let err = eval(&EvalOptions { game: GameChoice::Hex, ..options(temp_dir("hex")) }).unwrap_err();
-        assert!(err.to_string().contains("hex has no evaluation tiers"));
+    fn every_game_has_tiers_and_bad_folders_are_clear_errors() {
+        for game in [GameChoice::G2048, GameChoice::Hex, GameChoice::Domino] {
+            let rows =
+                plan(&EvalOptions { game, tiers: vec![1, 2, 3], ..options(temp_dir("plan")) }).unwrap();
+            assert!(!rows.is_empty(), "{game:?}");
+        }
+        let all =
+            plan(&EvalOptions { game: GameChoice::All, tiers: vec![1, 2, 3], ..options(temp_dir("plan")) });
+        assert!(all.unwrap().iter().any(|row| row.game() == "hex"));
         let file = temp_dir("file-not-folder");
         std::fs::write(&file, "x").unwrap();
         let err = eval(&options(file)).unwrap_err();

@@ -59,6 +59,8 @@ pub enum RowSpec {
     G2048(Row2048),
     /// A dominoes pairing on duplicate deals.
     Domino(crate::tiers_domino::DominoRow),
+    /// A Hex pairing from fixed openings, colours swapped.
+    Hex(crate::tiers_hex::HexRow),
 }
 
 impl Player2048 {
@@ -181,6 +183,7 @@ impl Row {
         match self.spec {
             RowSpec::G2048(_) => "2048",
             RowSpec::Domino(_) => "domino",
+            RowSpec::Hex(_) => "hex",
         }
     }
 
@@ -189,6 +192,7 @@ impl Row {
         match &self.spec {
             RowSpec::G2048(_) => game_seed(base, index),
             RowSpec::Domino(row) => row.deal_seed(base, index),
+            RowSpec::Hex(row) => row.opening_seed(base, index),
         }
     }
 
@@ -198,6 +202,7 @@ impl Row {
         match &self.spec {
             RowSpec::G2048(spec) => self.run_2048(spec, index, seed),
             RowSpec::Domino(row) => row.run(self.tier, &self.id, index, seed),
+            RowSpec::Hex(row) => row.run(self.tier, &self.id, index, seed),
         }
     }
 
