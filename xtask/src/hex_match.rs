@@ -51,6 +51,11 @@ pub struct MatchConfig {
     pub timeout: Duration,
     /// Whether the engines' standard error is shown (otherwise it is discarded).
     pub engine_stderr: bool,
+    /// How many times in one game an engine that fails is restarted, brought back to the
+    /// position with `play` and asked again before the failure costs it the game. 0 (strict)
+    /// scores every failure as a loss; a tournament against a fragile anchor engine may allow
+    /// a few.
+    pub retries: u32,
 }
 
 /// One of the two engines of a match.
@@ -113,6 +118,15 @@ impl std::fmt::Display for GameEnd {
     }
 }
 
+/// An engine failure that did not cost the game: the engine was restarted and asked again.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Restart {
+    /// The engine that failed.
+    pub engine: EngineId,
+    /// How.
+    pub failure: EngineFailure,
+}
+
 /// One finished game, as printed and as written to the JSON lines file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameResult {
@@ -135,6 +149,9 @@ pub struct GameResult {
     pub end: GameEnd,
     /// Wall time of the game, in seconds, engine restarts included.
     pub seconds: f64,
+    /// The failures that were forgiven (see [`MatchConfig::retries`]), in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub restarts: Vec<Restart>,
 }
 
 impl GameResult {
@@ -145,7 +162,7 @@ impl GameResult {
 
     /// The game as one line of text.
     pub fn line(&self) -> String {
-        format!(
+        let mut line = format!(
             "game {}: black {}, white {}, opening {}, moves {}, winner {} ({}), {}",
             self.game,
             self.black,
@@ -158,7 +175,11 @@ impl GameResult {
                 GameEnd::Failed { .. } => format!("{} {}", self.loser(), self.end),
                 end => end.to_string(),
             }
-        )
+        );
+        for restart in &self.restarts {
+            line.push_str(&format!("; {} restarted after {}", restart.engine, restart.failure.kind()));
+        }
+        line
     }
 }
 
@@ -197,6 +218,8 @@ pub struct EngineSummary {
     pub resignations: u64,
     /// Games lost by breaking the protocol or the rules.
     pub failures: u64,
+    /// Failures forgiven by a restart.
+    pub restarts: u64,
     /// The 95% Wilson interval of the win rate.
     pub interval: (f64, f64),
 }
@@ -208,7 +231,7 @@ impl EngineSummary {
         let rate = if games == 0 { 0.0 } else { self.wins as f64 / games as f64 };
         format!(
             "{}: won {}, lost {} of {games} games ({:.1}%, 95% Wilson interval {:.1}%–{:.1}%); \
-             won {} of {} as black; lost {} by resigning, {} by failing — {}",
+             won {} of {} as black; lost {} by resigning, {} by failing; restarted {} times — {}",
             self.id,
             self.wins,
             self.losses,
@@ -219,6 +242,7 @@ impl EngineSummary {
             self.black.0,
             self.resignations,
             self.failures,
+            self.restarts,
             self.command,
         )
     }
@@ -245,6 +269,7 @@ impl MatchSummary {
                 black: (0, 0),
                 resignations: 0,
                 failures: 0,
+                restarts: 0,
                 interval: (0.0, 1.0),
             };
             for game in &games {
@@ -259,6 +284,7 @@ impl MatchSummary {
                         GameEnd::Connected => {}
                     }
                 }
+                summary.restarts += game.restarts.iter().filter(|r| r.engine == id).count() as u64;
                 if game.black == id {
                     summary.black.0 += 1;
                     summary.black.1 += u64::from(won);
@@ -317,6 +343,9 @@ struct Seat {
     argv: Vec<String>,
     process: Option<GtpProcess>,
     show_stderr: bool,
+    /// How many moves of the current game the engine has been told (or has played itself);
+    /// `None` before `boardsize` and `clear_board`.
+    known: Option<usize>,
 }
 
 impl Seat {
@@ -326,7 +355,7 @@ impl Seat {
             command: command.to_string(),
             source,
         })?;
-        Ok(Seat { id, command: command.to_string(), argv, process: None, show_stderr })
+        Ok(Seat { id, command: command.to_string(), argv, process: None, show_stderr, known: None })
     }
 
     /// The running engine, started if it is not running.
@@ -354,12 +383,86 @@ impl Seat {
         })
     }
 
-    /// Stops the engine after a failure; the next game starts it afresh.
+    /// Brings the engine to the current game: `boardsize` and `clear_board` if it has not
+    /// had them, then a `play` for each move it has not been told.
+    fn sync(
+        &mut self,
+        moves: &[String],
+        config: &MatchConfig,
+    ) -> Result<Result<(), EngineFailure>, MatchError> {
+        let mut known = match self.known {
+            Some(known) => known,
+            None => {
+                for command in [format!("boardsize {}", config.size), "clear_board".to_string()] {
+                    if let Err(failure) = self.expect_success(&command, config.timeout)? {
+                        return Ok(Err(failure));
+                    }
+                }
+                0
+            }
+        };
+        self.known = Some(known);
+        while let Some(mv) = moves.get(known) {
+            // Without the swap, colours alternate from Black.
+            let color = if known % 2 == 0 { Color::Black } else { Color::White };
+            if let Err(failure) = self.expect_success(&format!("play {color} {mv}"), config.timeout)? {
+                return Ok(Err(failure));
+            }
+            known += 1;
+            self.known = Some(known);
+        }
+        Ok(Ok(()))
+    }
+
+    /// Stops the engine after a failure; it is started afresh when next needed.
     fn discard(&mut self) {
+        self.known = None;
         if let Some(mut process) = self.process.take() {
             process.kill();
         }
     }
+}
+
+/// Runs `op` on the engine; if the engine fails, stops it and, while `budget` lasts, restarts
+/// it and runs `op` again (`op` must bring the fresh engine up to date itself).
+fn attempt<T>(
+    seat: &mut Seat,
+    budget: &mut u32,
+    restarts: &mut Vec<Restart>,
+    mut op: impl FnMut(&mut Seat) -> Result<Result<T, EngineFailure>, MatchError>,
+) -> Result<Result<T, EngineFailure>, MatchError> {
+    loop {
+        match op(seat)? {
+            Ok(value) => return Ok(Ok(value)),
+            Err(failure) => {
+                // Whatever state a failed engine is in, it is not to be trusted.
+                seat.discard();
+                if *budget == 0 {
+                    return Ok(Err(failure));
+                }
+                *budget -= 1;
+                restarts.push(Restart { engine: seat.id, failure });
+            }
+        }
+    }
+}
+
+/// The referee's reading of a `genmove` answer in `position`: the move, `None` for `resign`,
+/// or the failure.
+fn judge(position: &Position, command: &str, answer: &str) -> Result<Option<HexMove>, EngineFailure> {
+    // Some engines answer in capitals; only the first word is the move.
+    let word = answer.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+    if word == "resign" {
+        return Ok(None);
+    }
+    let mv = parse_move(&word, position.size())
+        .map_err(|_| EngineFailure::NotAMove { command: command.to_string(), answer: answer.to_string() })?;
+    position.check(mv).map_err(|why| EngineFailure::IllegalMove {
+        command: command.to_string(),
+        mv: word,
+        why: why.to_string(),
+    })?;
+    Ok(Some(mv))
 }
 
 /// The opening cell of games `2·pair` and `2·pair + 1`: uniform over the board, from the seed.
@@ -421,24 +524,24 @@ pub fn play_match(
 fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<GameResult, MatchError> {
     let started = Instant::now();
     let black = if game % 2 == 0 { EngineId::A } else { EngineId::B };
+    let engine_of = |color: Color| if color == Color::Black { black } else { black.other() };
     let opening = HexMove::Place(opening_cell(config.seed, game / 2, config.size));
     let mut position = Position::new(u32::from(config.size)).expect("the size is checked before");
+    position = position.play(opening).expect("the opening is on an empty board");
     let mut moves = vec![move_name(opening)];
+    let mut budgets = [config.retries; 2];
+    let mut restarts = Vec::new();
+    for seat in seats.iter_mut() {
+        seat.known = None;
+    }
     let ending = 'game: {
-        let engine_of = |color: Color| if color == Color::Black { black } else { black.other() };
-        let setup = [
-            format!("boardsize {}", config.size),
-            "clear_board".to_string(),
-            format!("play black {}", moves[0]),
-        ];
+        // Both engines get the new game and the opening before anyone moves.
         for id in [black, black.other()] {
-            for command in &setup {
-                if let Err(failure) = seats[id.index()].expect_success(command, config.timeout)? {
-                    break 'game Ending::Lost(id, Some(failure));
-                }
+            let (seat, budget) = (&mut seats[id.index()], &mut budgets[id.index()]);
+            if let Err(failure) = attempt(seat, budget, &mut restarts, |seat| seat.sync(&moves, config))? {
+                break 'game Ending::Lost(id, Some(failure));
             }
         }
-        position = position.play(opening).expect("the opening is on an empty board");
         loop {
             if let Some(winner) = position.winner() {
                 break 'game Ending::Connected(winner);
@@ -446,46 +549,33 @@ fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<G
             let color = position.to_move();
             let mover = engine_of(color);
             let command = format!("genmove {color}");
-            let answer = match seats[mover.index()].expect_success(&command, config.timeout)? {
-                Ok(answer) => answer,
-                Err(failure) => break 'game Ending::Lost(mover, Some(failure)),
-            };
-            // Some engines answer in capitals; only the first word is the move.
-            let word = answer.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
-            if word == "resign" {
-                break 'game Ending::Lost(mover, None);
-            }
-            let mv = match parse_move(&word, config.size) {
-                Ok(mv) => mv,
-                Err(_) => break 'game Ending::Lost(mover, Some(EngineFailure::NotAMove { command, answer })),
-            };
-            position = match position.play(mv) {
-                Ok(next) => next,
-                Err(why) => {
-                    let failure = EngineFailure::IllegalMove { command, mv: word, why: why.to_string() };
-                    break 'game Ending::Lost(mover, Some(failure));
+            let (seat, budget) = (&mut seats[mover.index()], &mut budgets[mover.index()]);
+            // The mover hears the opponent's last move with `play` just before it is asked.
+            let asked = attempt(seat, budget, &mut restarts, |seat| {
+                if let Err(failure) = seat.sync(&moves, config)? {
+                    return Ok(Err(failure));
                 }
-            };
-            moves.push(move_name(mv));
-            // The move that ends the game needs no relaying, and some engines misbehave in
-            // decided positions.
-            if position.winner().is_none() {
-                let relay = format!("play {color} {}", move_name(mv));
-                if let Err(failure) = seats[mover.other().index()].expect_success(&relay, config.timeout)? {
-                    break 'game Ending::Lost(mover.other(), Some(failure));
+                Ok(match seat.expect_success(&command, config.timeout)? {
+                    Ok(answer) => judge(&position, &command, &answer),
+                    Err(failure) => Err(failure),
+                })
+            })?;
+            match asked {
+                Err(failure) => break 'game Ending::Lost(mover, Some(failure)),
+                Ok(None) => break 'game Ending::Lost(mover, None),
+                Ok(Some(mv)) => {
+                    position = position.play(mv).expect("judged legal");
+                    moves.push(move_name(mv));
+                    // `genmove` played the move on the mover's own board.
+                    seat.known = Some(moves.len());
                 }
             }
         }
     };
     let (winner, end) = match ending {
-        Ending::Connected(color) => {
-            (if color == Color::Black { black } else { black.other() }, GameEnd::Connected)
-        }
+        Ending::Connected(color) => (engine_of(color), GameEnd::Connected),
         Ending::Lost(loser, None) => (loser.other(), GameEnd::Resigned),
-        Ending::Lost(loser, Some(failure)) => {
-            seats[loser.index()].discard();
-            (loser.other(), GameEnd::Failed { failure })
-        }
+        Ending::Lost(loser, Some(failure)) => (loser.other(), GameEnd::Failed { failure }),
     };
     Ok(GameResult {
         game,
@@ -497,6 +587,7 @@ fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<G
         winner_color: if winner == black { Color::Black } else { Color::White },
         end,
         seconds: started.elapsed().as_secs_f64(),
+        restarts,
     })
 }
 

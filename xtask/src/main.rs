@@ -119,6 +119,10 @@ enum Task {
         /// Show the engines' standard error (discarded otherwise).
         #[arg(long)]
         engine_stderr: bool,
+        /// Restarts per engine and game: an engine that fails is restarted, replayed to the
+        /// position and asked again this many times before the failure loses the game.
+        #[arg(long, default_value_t = 0)]
+        retries: u32,
     },
 }
 
@@ -245,7 +249,7 @@ fn main() -> ExitCode {
             })
         }
         Task::Report { dirs, out } => report_task(&dirs, out),
-        Task::HexMatch { engine_a, engine_b, games, size, seed, timeout, out, engine_stderr } => {
+        Task::HexMatch { engine_a, engine_b, games, size, seed, timeout, out, engine_stderr, retries } => {
             let config = hex_match::MatchConfig {
                 engines: [engine_a, engine_b],
                 games,
@@ -253,6 +257,7 @@ fn main() -> ExitCode {
                 seed,
                 timeout: std::time::Duration::from_secs_f64(timeout),
                 engine_stderr,
+                retries,
             };
             hex_match::run(&config, out.as_deref()).map(|_| ()).map_err(|e| e.to_string())
         }

@@ -49,6 +49,7 @@ fn config(a: String, b: String, games: u64, size: u8) -> MatchConfig {
         seed: 7,
         timeout: Duration::from_secs(10),
         engine_stderr: false,
+        retries: 0,
     }
 }
 
@@ -230,10 +231,12 @@ fn results_round_trip_through_json() {
             failure: EngineFailure::Timeout { command: "genmove white".into(), seconds: 1.0 },
         },
         seconds: 1.25,
+        restarts: Vec::new(),
     };
     let json = serde_json::to_string(&game).unwrap();
     assert!(json.contains(r#""end":{"reason":"failed","failure":{"kind":"timeout""#), "{json}");
     assert!(json.contains(r#""winner_color":"black""#), "{json}");
+    assert!(!json.contains("restarts"), "{json}");
     assert_eq!(serde_json::from_str::<GameResult>(&json).unwrap(), game);
     assert_eq!(
         game.line(),
@@ -251,4 +254,45 @@ fn openings_cover_the_board_and_follow_the_seed() {
         (0..8).map(|p| opening_cell(1, p, 11)).collect::<Vec<_>>(),
         (0..8).map(|p| opening_cell(2, p, 11)).collect::<Vec<_>>()
     );
+}
+
+#[test]
+fn retries_restart_a_failing_engine_and_replay_the_game() {
+    // The first start of this engine crashes on its first genmove; later starts are our random
+    // engine. A marker file tells them apart.
+    let marker = std::env::temp_dir().join(format!("hex-match-retry-{}", std::process::id()));
+    let _ = std::fs::remove_file(&marker);
+    let flaky = format!(
+        "sh -c 'if [ -e {m} ]; then exec {engine}; fi; touch {m}; \
+         while read c rest; do case $c in genmove) exit 5;; *) printf \"=\\n\\n\";; esac; done'",
+        m = marker.display(),
+        engine = random_engine(2).replace('\'', ""),
+    );
+    let flaky_config = MatchConfig { retries: 1, ..config(random_engine(1), flaky, 2, 5) };
+    let summary = play_match(&flaky_config, |_| Ok(())).unwrap();
+    let _ = std::fs::remove_file(&marker);
+    let first = &summary.games[0];
+    assert_eq!(first.end, GameEnd::Connected, "{}", first.line());
+    assert_eq!(first.restarts.len(), 1, "{}", first.line());
+    assert_eq!(first.restarts[0].engine, EngineId::B);
+    assert!(
+        matches!(&first.restarts[0].failure, EngineFailure::Crashed { command, exit_code: Some(5) } if command.starts_with("genmove")),
+        "{:?}",
+        first.restarts
+    );
+    check_replay(first, 5);
+    assert!(first.line().ends_with("; B restarted after crashed"), "{}", first.line());
+    assert_eq!(summary.engines[1].restarts, 1);
+    assert!(summary.games[1].restarts.is_empty());
+
+    // An engine that always fails uses up its retries, then loses.
+    let crasher = "sh -c 'read x; exit 3'".to_string();
+    let config = MatchConfig { retries: 2, ..config(random_engine(1), crasher, 2, 3) };
+    let summary = play_match(&config, |_| Ok(())).unwrap();
+    for game in &summary.games {
+        assert_eq!(game.winner, EngineId::A);
+        assert_eq!(game.restarts.len(), 2);
+        assert!(matches!(failure(game), EngineFailure::Crashed { .. }));
+    }
+    assert_eq!((summary.engines[1].failures, summary.engines[1].restarts), (2, 4));
 }
