@@ -9,11 +9,12 @@
 //! the engines, decides legality and the winner.
 //!
 //! An engine that ends (EOF, any exit), answers garbage, answers with `?`, names no move or an
-//! illegal one, or does not answer within the time limit loses the game at once, with the
-//! reason recorded; it is killed and started afresh for the next game. `resign` loses too.
-//! Counting a failure as a loss is the harsh choice (a tournament against a fragile anchor
-//! engine may prefer to replay the game): the recorded reasons let a report set those games
-//! apart.
+//! illegal one, or does not answer within the time limit is killed and loses the game, with the
+//! reason recorded; it is started afresh when next needed. `resign` loses too. Counting a
+//! failure as a loss is the strict default; against a fragile anchor engine (stock MoHex
+//! crashes in some decided endgames) [`MatchConfig::retries`] forgives a few failures per
+//! game: the engine is restarted, told the game so far with `play`, and asked again, and the
+//! forgiven failures are recorded with the game.
 //!
 //! Engine command lines are split into words by [`engine::split_command`] (simple shell
 //! quoting, no shell features); use `sh -c '…'` for anything more.
