@@ -4,7 +4,9 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use domino::matches::{deal_seed, play_game};
-use domino::players::{Contestant, Greedy, MinNode, Omniscient, PimcPlayer, RandomPlayer, SeedPlayer};
+use domino::players::{
+    Contestant, ExpectimaxPlayer, Greedy, MinNode, Omniscient, PimcPlayer, RandomPlayer, SeedPlayer,
+};
 use domino::solver::Objective;
 use domino::{Rules, State, Variant};
 
@@ -22,18 +24,22 @@ pub enum DominoPlayerSpec {
     Seed(u32),
     /// Perfect-information Monte Carlo with this many samples (win/loss objective).
     Pimc(usize),
+    /// Expectimax over the opponent's hidden hand at this depth (Block only: in the Draw game it
+    /// plays greedy's move).
+    Expectimax(u32),
     /// The exact solver that sees both hands: a labelled cheat, the ceiling.
     Omniscient,
 }
 
 impl DominoPlayerSpec {
-    /// A short name: `random`, `greedy`, `seed-d3`, `pimc50`, `omniscient`.
+    /// A short name: `random`, `greedy`, `seed-d3`, `pimc50`, `expectimax-d6`, `omniscient`.
     pub fn name(self) -> String {
         match self {
             DominoPlayerSpec::Random => "random".into(),
             DominoPlayerSpec::Greedy => "greedy".into(),
             DominoPlayerSpec::Seed(depth) => format!("seed-d{depth}"),
             DominoPlayerSpec::Pimc(samples) => format!("pimc{samples}"),
+            DominoPlayerSpec::Expectimax(depth) => format!("expectimax-d{depth}"),
             DominoPlayerSpec::Omniscient => "omniscient".into(),
         }
     }
@@ -46,13 +52,14 @@ impl DominoPlayerSpec {
             DominoPlayerSpec::Pimc(samples) => {
                 Box::new(PimcPlayer::new(samples, Objective::WinLoss, 1, seed))
             }
+            DominoPlayerSpec::Expectimax(depth) => Box::new(ExpectimaxPlayer { depth }),
             DominoPlayerSpec::Omniscient => Box::new(Omniscient::new(Objective::WinLoss)),
         }
     }
 
     fn depth(self) -> Option<u32> {
         match self {
-            DominoPlayerSpec::Seed(depth) => Some(depth),
+            DominoPlayerSpec::Seed(depth) | DominoPlayerSpec::Expectimax(depth) => Some(depth),
             _ => None,
         }
     }
@@ -156,19 +163,28 @@ fn pairing(
 /// games); tier 2, the search players against each other (50 games); tier 3, the deepest
 /// settings against greedy (20 games), with the omniscient ceiling (Block only).
 ///
+/// Expectimax plays only Block rows: in the Draw game it plays greedy's move (it has no model
+/// of drawing), so a Draw row would measure greedy again.
+///
 /// `quick` plays 4 games per row (2 deals) at reduced settings.
 pub fn rows_domino(quick: bool) -> Vec<Row> {
     use DominoPlayerSpec::*;
     let prefix = if quick { "quick-" } else { "" };
     let games = |n: u64| if quick { 4 } else { n };
     let (seed_depth, pimc, deep_pimc) = if quick { (2, 5, 10) } else { (4, 50, 200) };
+    let (expectimax, deep_expectimax) =
+        if quick { (Expectimax(2), Expectimax(3)) } else { (Expectimax(6), Expectimax(8)) };
     let mut rows = Vec::new();
     for variant in [Variant::Block, Variant::Draw] {
         // The deepest PIMC and the omniscient ceiling are Block-only: in the Draw game each
         // sampled world also fixes a boneyard order and is searched to a depth limit, so neither
         // is exact there (see `domino::players`).
         let block = variant == Variant::Block;
-        for a in [Greedy, Seed(seed_depth), Pimc(pimc)] {
+        let mut players = vec![Greedy, Seed(seed_depth), Pimc(pimc)];
+        if block {
+            players.push(expectimax);
+        }
+        for a in players {
             rows.push(pairing(1, games(50), a, Random, variant, prefix));
             if a != Greedy {
                 rows.push(pairing(1, games(50), a, Greedy, variant, prefix));
@@ -176,7 +192,10 @@ pub fn rows_domino(quick: bool) -> Vec<Row> {
         }
         rows.push(pairing(2, games(50), Pimc(pimc), Seed(seed_depth), variant, prefix));
         if block {
+            rows.push(pairing(2, games(50), expectimax, Seed(seed_depth), variant, prefix));
+            rows.push(pairing(2, games(50), Pimc(pimc), expectimax, variant, prefix));
             rows.push(pairing(3, games(20), Pimc(deep_pimc), Greedy, variant, prefix));
+            rows.push(pairing(3, games(20), deep_expectimax, Greedy, variant, prefix));
             rows.push(pairing(3, games(20), Omniscient, Greedy, variant, prefix));
         }
     }

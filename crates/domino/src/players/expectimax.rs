@@ -1,6 +1,8 @@
 //! Expectimax over the opponent's hidden hand with exact hypergeometric counting (issue 6).
-
-use search_core::{Evaluator, Game, MoveList, NoTable, OutcomeList, Player, ToMove, alphabeta};
+//!
+//! The search is a small recursion of its own rather than `search-core`'s chance nodes: the
+//! opponent's reply probabilities depend on the values of the replies (it plays its best held
+//! tile), which a chance node with fixed outcome probabilities cannot express.
 
 use super::{DominoPlayer, Greedy, fitting, legal_moves, push_plays};
 use crate::rules::{Rules, Variant};
@@ -8,23 +10,19 @@ use crate::state::Move;
 use crate::tiles::{SUIT, TileSet};
 use crate::view::PlayerView;
 
-/// The belief state: our hand, the tiles the opponent may hold (the unknown tiles showing no suit
-/// it is known to lack), its tile count, the ends, who moves (0 = us, 1 = the opponent), the
-/// passes in a row and the plies left.
+/// The searcher's belief at a node: our hand, the tiles the opponent may hold (its hand is a
+/// uniformly random `opp_count`-subset of `candidates`), the open ends and the passes in a row.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Belief {
     hand: TileSet,
     candidates: TileSet,
     opp_count: u32,
     ends: Option<(u8, u8)>,
-    side: Player,
     passes: u8,
-    depth_left: u32,
 }
 
 impl Belief {
-    /// The opponent's expected pips: `n · pips(A) / |A|`, each candidate held with probability
-    /// `n / |A|`.
+    /// The opponent's expected pips: each of the `U` candidates is held with probability `n / U`.
     fn expected_opp_pips(&self) -> f64 {
         let u = self.candidates.len();
         if u == 0 {
@@ -32,6 +30,38 @@ impl Belief {
         } else {
             f64::from(self.opp_count) * f64::from(self.candidates.pips()) / f64::from(u)
         }
+    }
+
+    /// The belief after `mv`, made by us or (`theirs`) by the opponent. A play by the opponent
+    /// removes the tile from its candidates; a pass by the opponent removes both open suits.
+    fn after(&self, mv: Move, theirs: bool) -> Belief {
+        let mut next = *self;
+        match mv {
+            Move::Play { tile, end } => {
+                next.passes = 0;
+                if theirs {
+                    next.candidates.remove(tile);
+                    next.opp_count = self.opp_count.saturating_sub(1);
+                } else {
+                    next.hand.remove(tile);
+                }
+                next.ends = Some(match (self.ends, end) {
+                    (Some((x, y)), Some(e)) => {
+                        let kept = if x == e { y } else { x };
+                        let new = tile.other(e);
+                        (kept.min(new), kept.max(new))
+                    }
+                    _ => (tile.low(), tile.high()),
+                });
+            }
+            Move::Draw | Move::Pass => {
+                next.passes = self.passes + 1;
+                if let (true, Some((x, y))) = (theirs, self.ends) {
+                    next.candidates = self.candidates & (SUIT[x as usize] | SUIT[y as usize]).complement();
+                }
+            }
+        }
+        next
     }
 }
 
@@ -44,136 +74,118 @@ fn none_held(u: u32, j: u32, n: u32) -> f64 {
     (0..n).map(|i| f64::from(u - j - i) / f64::from(u - i)).product()
 }
 
-/// The opponent's replies on `ends` when it holds `n` tiles drawn uniformly from `candidates`,
-/// with their probabilities (see [`ExpectimaxPlayer`]).
-fn replies(candidates: TileSet, n: u32, ends: Option<(u8, u8)>) -> Vec<(Move, f64)> {
-    let playable = fitting(candidates, ends);
-    let (u, j) = (candidates.len(), playable.len());
-    if j == 0 || n == 0 {
-        return vec![(Move::Pass, 1.0)];
+/// Our expected result of a blocked line, `P(win) − P(loss)` in `[−1, 1]`, when we hold
+/// `ours` pips and the opponent a uniformly random `n`-subset of `candidates`: the lighter hand
+/// wins, equal pips draw. Counted exactly over the subsets by pip sum.
+fn blocked_value(ours: u32, candidates: TileSet, n: u32) -> f64 {
+    // The heaviest 14 tiles of the set hold 111 pips, so 128 sums cover every hand.
+    const SUMS: usize = 128;
+    let n = n as usize;
+    // counts[k][s]: the k-subsets of the tiles seen so far with s pips.
+    let mut counts = vec![[0f64; SUMS]; n + 1];
+    counts[0][0] = 1.0;
+    for tile in candidates {
+        let p = usize::from(tile.pips());
+        for k in (1..=n).rev() {
+            for s in (p..SUMS).rev() {
+                counts[k][s] += counts[k - 1][s - p];
+            }
+        }
     }
-    let q = none_held(u, j, n);
-    let per_tile = (1.0 - q) / f64::from(j);
-    let mut out = Vec::new();
+    let (mut total, mut balance) = (0.0, 0.0);
+    for (s, &c) in counts[n].iter().enumerate() {
+        total += c;
+        match (s as u32).cmp(&ours) {
+            std::cmp::Ordering::Greater => balance += c,
+            std::cmp::Ordering::Less => balance -= c,
+            std::cmp::Ordering::Equal => {}
+        }
+    }
+    if total == 0.0 { 0.0 } else { balance / total }
+}
+
+/// The recursion's constants: the depth-limit estimate `0.9 · tanh(a · tiles + b · pips)`.
+const TILE_WEIGHT: f64 = 0.5;
+const PIP_WEIGHT: f64 = 0.05;
+/// Being to move at the depth limit is worth half a tile.
+const TEMPO: f64 = 0.5;
+
+/// The value of `b` to us if the game is over: `±(1 − ply/1000)` when a hand is empty (sooner
+/// wins score higher), the [`blocked_value`] of a blocked line.
+fn terminal(b: &Belief, ply: u32) -> Option<f64> {
+    let win = 1.0 - 0.001 * f64::from(ply.min(999));
+    if b.hand.is_empty() {
+        Some(win)
+    } else if b.opp_count == 0 {
+        Some(-win)
+    } else if b.passes >= 2 {
+        Some(win * blocked_value(b.hand.pips(), b.candidates, b.opp_count))
+    } else {
+        None
+    }
+}
+
+/// The depth-limit estimate of our expected result, on the same `[−1, 1]` scale as the
+/// terminal values (strictly inside it, so a sure result always counts for more).
+fn estimate(b: &Belief, our_turn: bool) -> f64 {
+    let tempo = if our_turn { TEMPO } else { 0.0 };
+    let tiles = f64::from(b.opp_count) - f64::from(b.hand.len()) + tempo;
+    let pips = b.expected_opp_pips() - f64::from(b.hand.pips());
+    0.9 * (TILE_WEIGHT * tiles + PIP_WEIGHT * pips).tanh()
+}
+
+/// Our node: the best of our plays (a pass when we have none), with the move.
+fn ours(b: &Belief, depth: u32, ply: u32) -> (f64, Option<Move>) {
+    if let Some(v) = terminal(b, ply) {
+        return (v, None);
+    }
+    if depth == 0 {
+        return (estimate(b, true), None);
+    }
+    let mut moves = Vec::new();
+    push_plays(b.hand, b.ends, &mut moves);
+    if moves.is_empty() {
+        return (theirs(&b.after(Move::Pass, false), depth - 1, ply + 1), Some(Move::Pass));
+    }
+    let mut best = (f64::NEG_INFINITY, None);
+    for mv in moves {
+        let v = theirs(&b.after(mv, false), depth - 1, ply + 1);
+        if v > best.0 {
+            best = (v, Some(mv));
+        }
+    }
+    best
+}
+
+/// The opponent's node: it plays the best tile it holds (see [`ExpectimaxPlayer`]).
+fn theirs(b: &Belief, depth: u32, ply: u32) -> f64 {
+    if let Some(v) = terminal(b, ply) {
+        return v;
+    }
+    if depth == 0 {
+        return estimate(b, false);
+    }
+    let playable = fitting(b.candidates, b.ends);
+    let mut values = Vec::with_capacity(playable.len() as usize);
+    let mut plays = Vec::new();
     for tile in playable {
-        let mut plays = Vec::new();
-        push_plays(tile.set(), ends, &mut plays);
-        let p = per_tile / plays.len() as f64;
-        out.extend(plays.into_iter().map(|m| (m, p)));
+        plays.clear();
+        push_plays(tile.set(), b.ends, &mut plays);
+        let worst = plays
+            .iter()
+            .map(|&mv| ours(&b.after(mv, true), depth - 1, ply + 1).0)
+            .fold(f64::INFINITY, f64::min);
+        values.push(worst);
     }
-    if q > 0.0 {
-        out.push((Move::Pass, q));
+    // Best for the opponent first: it plays the i-th only if it holds none of the better ones.
+    values.sort_by(f64::total_cmp);
+    let (weights, pass) =
+        ExpectimaxPlayer::rank_probabilities(b.candidates.len(), playable.len(), b.opp_count);
+    let mut total: f64 = weights.iter().zip(&values).map(|(w, v)| w * v).sum();
+    if pass > 0.0 {
+        total += pass * ours(&b.after(Move::Pass, true), depth - 1, ply + 1).0;
     }
-    out
-}
-
-/// The expectimax search game over [`Belief`]s.
-#[derive(Clone, Copy, Debug)]
-struct ExpectimaxGame;
-
-impl Game for ExpectimaxGame {
-    type State = Belief;
-    type Move = Move;
-
-    fn to_move(&self, b: &Belief) -> ToMove {
-        if b.hand.is_empty() || b.opp_count == 0 || b.passes >= 2 || b.depth_left == 0 {
-            ToMove::Terminal
-        } else if b.side == 0 {
-            ToMove::Player(0)
-        } else {
-            ToMove::Chance
-        }
-    }
-
-    fn moves(&self, b: &Belief, moves: &mut MoveList<Move>) {
-        let mut out = Vec::new();
-        push_plays(b.hand, b.ends, &mut out);
-        if out.is_empty() {
-            out.push(Move::Pass);
-        }
-        moves.extend(out);
-    }
-
-    fn outcomes(&self, b: &Belief, outcomes: &mut OutcomeList<Move>) {
-        outcomes.extend(replies(b.candidates, b.opp_count, b.ends));
-    }
-
-    fn play(&self, b: &Belief, mv: Move) -> Belief {
-        let mut next = *b;
-        next.depth_left = b.depth_left.saturating_sub(1);
-        next.side = 1 - b.side;
-        match mv {
-            Move::Play { tile, end } => {
-                next.passes = 0;
-                if b.side == 1 {
-                    next.candidates.remove(tile);
-                    next.opp_count = b.opp_count.saturating_sub(1);
-                } else {
-                    next.hand.remove(tile);
-                }
-                next.ends = Some(match (b.ends, end) {
-                    (Some((x, y)), Some(e)) => {
-                        let kept = if x == e { y } else { x };
-                        let new = tile.other(e);
-                        (kept.min(new), kept.max(new))
-                    }
-                    _ => (tile.low(), tile.high()),
-                });
-            }
-            Move::Draw | Move::Pass => {
-                next.passes = b.passes + 1;
-                // After a pass the opponent lacks both open suits.
-                if let (1, Some((x, y))) = (b.side, b.ends) {
-                    next.candidates = b.candidates & (SUIT[x as usize] | SUIT[y as usize]).complement();
-                }
-            }
-        }
-        next
-    }
-}
-
-/// Values from our side: ±(1000 − ply) for a won or lost game, the pip-and-count estimate at the
-/// depth limit.
-#[derive(Clone, Copy, Debug)]
-struct ExpectimaxEval;
-
-impl ExpectimaxEval {
-    fn value(b: &Belief, ply: u32) -> f64 {
-        let win = 1000.0 - f64::from(ply.min(999));
-        let ours = f64::from(b.hand.pips());
-        let theirs = b.expected_opp_pips();
-        if b.hand.is_empty() {
-            win
-        } else if b.opp_count == 0 {
-            -win
-        } else if b.passes >= 2 {
-            if ours < theirs {
-                win
-            } else if ours > theirs {
-                -win
-            } else {
-                0.0
-            }
-        } else {
-            10.0 * (f64::from(b.opp_count) - f64::from(b.hand.len())) + (theirs - ours)
-        }
-    }
-}
-
-impl Evaluator<ExpectimaxGame> for ExpectimaxEval {
-    type Value = f64;
-
-    fn evaluate(&self, _: &ExpectimaxGame, b: &Belief, _: Player) -> f64 {
-        ExpectimaxEval::value(b, 0)
-    }
-
-    fn terminal(&self, _: &ExpectimaxGame, b: &Belief, _: Player, ply: u32) -> f64 {
-        ExpectimaxEval::value(b, ply)
-    }
-
-    fn bounds(&self) -> Option<(f64, f64)> {
-        Some((-1000.0, 1000.0))
-    }
+    total
 }
 
 /// Expectimax over the opponent's hidden hand with exact counting, for the Block game (issue 6).
@@ -181,20 +193,26 @@ impl Evaluator<ExpectimaxGame> for ExpectimaxEval {
 /// The belief: the opponent's hand is a uniformly random `n`-subset of its candidates `A`
 /// ([`PlayerView::opponent_candidates`]: the unknown tiles showing no suit it is known to lack),
 /// `U = |A|`, `n` = its hand size. So it holds a given candidate with probability `n / U` (the
-/// seed's `p`), and holds none of the `J` candidates that fit an open end with probability
-/// `q = C(U − J, n) / C(U, n)`.
+/// seed's `p`), and none of `j` given candidates with probability `C(U − j, n) / C(U, n)`.
 ///
 /// - Our nodes (max): one child per (our tile, end it covers), else a pass.
-/// - The opponent's nodes (chance): a pass with probability `q`, after which the opponent lacks
-///   both open suits (they leave `A`); otherwise it plays one of its playable tiles, **each held
-///   playable tile with equal probability** (the modelling choice), which by symmetry gives every
-///   playable candidate probability `(1 − q) / J`, split evenly over the ends it covers. The
-///   played tile leaves `A` and `n` falls by one.
-/// - Values, from our side: `+(1000 − ply)` when our hand empties, `−(1000 − ply)` when the
-///   opponent's does; a blocked line (two passes in a row) is won or lost by comparing our pips
-///   with the opponent's **expected** pips `n · pips(A) / U` (0 on equality); at the depth limit
-///   `10 · (opponent tiles − our tiles) + (expected opponent pips − our pips)`. The bounds
-///   ±1000 enable Star1 pruning at chance nodes.
+/// - The opponent's nodes: each of the `J` candidates that fit is valued by the end worst for
+///   us, and the candidates are ranked from the opponent's best to its worst. The opponent
+///   **plays the best tile it holds**, so it plays the `i`-th with the probability that it holds
+///   it and none of the `i − 1` before it, `[C(U − i + 1, n) − C(U − i, n)] / C(U, n)`
+///   ([`ExpectimaxPlayer::rank_probabilities`]), and passes with probability
+///   `C(U − J, n) / C(U, n)`, after which it lacks both open suits (they leave `A`). A played
+///   tile leaves `A` and `n` falls by one.
+/// - Values are our expected result in `[−1, 1]` (win 1, draw 0, loss −1): `±(1 − ply/1000)`
+///   for an emptied hand; a blocked line (two passes in a row) counts exactly, over the
+///   opponent's possible hands, how often our pips are lighter or heavier; at the depth limit
+///   `0.9 · tanh(0.5 · (tile lead + ½ if we move) + 0.05 · (expected opponent pips − our pips))`.
+///
+/// The values of all three kinds must share one scale. The first version scored the depth
+/// limit in raw tiles and pips (`10 · tile lead + pip lead`, tens) beside ±1000 for a finished
+/// game, so any small chance of the game ending inside the horizon outweighed every position
+/// at the horizon; it scored 0.515 [0.500, 0.530] against [`Greedy`] at depth 4 over 4,000
+/// games, against 0.590 [0.575, 0.605] now (`docs/eval-domino-1000-summary.md`).
 ///
 /// In the Draw game it does not search: it plays [`Greedy`]'s move. A single legal move is played
 /// without search; ties go to the first best move in legal-move order.
@@ -211,27 +229,65 @@ impl Evaluator<ExpectimaxGame> for ExpectimaxEval {
 /// ```
 #[derive(Clone, Copy, Debug)]
 pub struct ExpectimaxPlayer {
-    /// The search depth in plies (our moves and the opponent's chance nodes).
+    /// The search depth in plies (our moves and the opponent's replies).
     pub depth: u32,
 }
 
 impl ExpectimaxPlayer {
-    /// The chance node's outcomes for the opponent's reply on `view`'s line: each move with
-    /// the probability that the opponent makes it, summing to 1 (a lone pass when it has no
-    /// candidate that fits).
+    /// The opponent's reply distribution at a node where it holds `hand` tiles drawn uniformly
+    /// from `candidates` tiles, `playable` of which fit the line: entry `i` of the first value
+    /// is the probability that it plays its `i`-th best playable tile (it holds that tile and
+    /// none of the better ones), the second value the probability that it holds none and
+    /// passes. They sum to 1.
     ///
     /// # Examples
     ///
     /// ```
     /// use domino::players::ExpectimaxPlayer;
-    /// use domino::{Rules, State};
-    /// let mut s = State::deal(Rules::block(), 3);
-    /// s.play(s.legal_moves()[0]).unwrap();
-    /// let total: f64 = ExpectimaxPlayer::opponent_replies(&s.view(0)).iter().map(|(_, p)| p).sum();
-    /// assert!((total - 1.0).abs() < 1e-9);
+    /// // 3 unknown tiles, 2 of them fit, the opponent holds 1: each tile is held with chance ⅓.
+    /// let (ranks, pass) = ExpectimaxPlayer::rank_probabilities(3, 2, 1);
+    /// assert!((ranks[0] - 1.0 / 3.0).abs() < 1e-12 && (ranks[1] - 1.0 / 3.0).abs() < 1e-12);
+    /// assert!((pass - 1.0 / 3.0).abs() < 1e-12);
+    /// // Holding 2 of the 3, it has the best fitting tile with chance ⅔, else the second.
+    /// let (ranks, pass) = ExpectimaxPlayer::rank_probabilities(3, 2, 2);
+    /// assert!((ranks[0] - 2.0 / 3.0).abs() < 1e-12 && (ranks[1] - 1.0 / 3.0).abs() < 1e-12);
+    /// assert_eq!(pass, 0.0);
     /// ```
-    pub fn opponent_replies(view: &PlayerView) -> Vec<(Move, f64)> {
-        replies(view.opponent_candidates(), view.opponent_hand_len(), view.ends())
+    pub fn rank_probabilities(candidates: u32, playable: u32, hand: u32) -> (Vec<f64>, f64) {
+        let mut ranks = Vec::with_capacity(playable as usize);
+        let mut before = 1.0;
+        for i in 1..=playable {
+            let none = none_held(candidates, i, hand);
+            ranks.push(before - none);
+            before = none;
+        }
+        (ranks, before)
+    }
+
+    /// The value of each legal move of `view` (Block rules) to the searcher, our expected result
+    /// in `[−1, 1]` at this player's depth, in [`legal_moves`] order.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use domino::players::{ExpectimaxPlayer, legal_moves};
+    /// use domino::{Rules, State};
+    /// let s = State::deal(Rules::block(), 3);
+    /// let view = s.view(s.to_move());
+    /// let values = ExpectimaxPlayer { depth: 2 }.move_values(&view);
+    /// assert_eq!(values.len(), legal_moves(&view).len());
+    /// assert!(values.iter().all(|(_, v)| (-1.0..=1.0).contains(v)));
+    /// ```
+    pub fn move_values(&self, view: &PlayerView) -> Vec<(Move, f64)> {
+        let root = Belief {
+            hand: view.hand(),
+            candidates: view.opponent_candidates(),
+            opp_count: view.opponent_hand_len(),
+            ends: view.ends(),
+            passes: 0,
+        };
+        let depth = self.depth.max(1);
+        legal_moves(view).into_iter().map(|mv| (mv, theirs(&root.after(mv, false), depth - 1, 1))).collect()
     }
 }
 
@@ -248,18 +304,57 @@ impl DominoPlayer for ExpectimaxPlayer {
         if rules.variant == Variant::Draw {
             return Greedy::pick(&moves);
         }
-        let depth = self.depth.max(1);
         let root = Belief {
             hand: view.hand(),
             candidates: view.opponent_candidates(),
             opp_count: view.opponent_hand_len(),
             ends: view.ends(),
-            side: 0,
             passes: 0,
-            depth_left: depth,
         };
-        let config = alphabeta::Config::depth(depth + 1);
-        let found = alphabeta::search(&ExpectimaxGame, &ExpectimaxEval, &root, &config, NoTable);
-        found.best_move.filter(|m| moves.contains(m)).unwrap_or(moves[0])
+        let (_, mv) = ours(&root, self.depth.max(1), 0);
+        mv.filter(|m| moves.contains(m)).unwrap_or(moves[0])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocked_value_counts_every_hand() {
+        // Candidates 0-1, 0-2, 0-3 (1, 2, 3 pips), the opponent holds one; we hold 2 pips:
+        // it is heavier once, lighter once, equal once.
+        let candidates: TileSet =
+            ["0-1", "0-2", "0-3"].iter().map(|t| t.parse::<crate::Tile>().unwrap()).collect();
+        assert_eq!(blocked_value(2, candidates, 1), 0.0);
+        assert!((blocked_value(1, candidates, 1) - 2.0 / 3.0).abs() < 1e-12);
+        // Holding two of them (3, 4 or 5 pips) against our 4: one heavier, one lighter.
+        assert_eq!(blocked_value(4, candidates, 2), 0.0);
+        assert_eq!(blocked_value(0, candidates, 2), 1.0);
+    }
+
+    /// The bug of the first version: the horizon was scored in raw tiles and pips beside ±1000
+    /// for a finished game, so a 2-tile lead at the horizon weighed less than a 2% chance of the
+    /// game ending. The horizon and the ends must share one scale.
+    #[test]
+    fn a_lead_at_the_horizon_outweighs_a_small_chance_of_an_ending() {
+        let tiles =
+            |names: &[&str]| -> TileSet { names.iter().map(|t| t.parse::<crate::Tile>().unwrap()).collect() };
+        let unknown = TileSet::ALL.0 & !tiles(&["0-1", "2-3", "6-6"]).0;
+        let ahead = Belief {
+            hand: tiles(&["0-1", "2-3"]),
+            candidates: TileSet(unknown),
+            opp_count: 4,
+            ends: Some((6, 6)),
+            passes: 0,
+        };
+        let lead = estimate(&ahead, false);
+        let win = terminal(&Belief { hand: TileSet::EMPTY, ..ahead }, 1).unwrap();
+        assert!(lead > 0.1 * win, "{lead} vs {win}");
+        assert!(lead < win);
+        // A lost game is below every horizon value, a won one above.
+        let behind = Belief { hand: ahead.hand, opp_count: 1, ..ahead };
+        let loss = terminal(&Belief { opp_count: 0, ..ahead }, 1).unwrap();
+        assert!(loss < estimate(&behind, true) && estimate(&behind, true) < 0.0);
     }
 }
