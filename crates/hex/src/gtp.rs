@@ -30,6 +30,8 @@
 //! | `showboard` | the board drawn over several lines |
 //! | `final_score` | `B+`, `W+`, or `cannot score` while nobody has connected |
 //! | `all_legal_moves` | the legal moves, space-separated |
+//! | `solve-state [c]` | `black` or `white`: who wins with perfect play, `c` (if given) to move; `? unknown: …` past the solver's limit ([`SOLVER_CONFIG`]) |
+//! | `find-winning [c]` | every winning move of the side to move (or of `c`), space-separated in cell order; empty if none |
 //! | `param_hex [name value]` | the engine's settings: `player`, `time`, `depth`, `seed` (below) |
 //! | `param_game [name value]` | the game's settings: `allow_swap` (`0` or `1`) |
 //! | `hexgui-analyze_commands` | the analysis commands HexGui can offer in its menus |
@@ -84,6 +86,7 @@ use crate::board::{Board, Color, HexMove, IllegalMove, MAX_SIZE, Position};
 use crate::notation::{NotationError, move_name, parse_move, showboard};
 use crate::player::{HexPlayer, RandomPlayer};
 use crate::players::{BridgesConfig, BridgesPlayer, CoolcowPlayer, MadeupConfig, MadeupPlayer, SearchConfig};
+use crate::solver::{Solver, SolverConfig, Verdict};
 use crate::strong::{StrongConfig, StrongPlayer};
 
 /// The commands the engine knows, in the order `list_commands` gives them.
@@ -92,6 +95,7 @@ pub const COMMANDS: &[&str] = &[
     "boardsize",
     "clear_board",
     "final_score",
+    "find-winning",
     "genmove",
     "hexgui-analyze_commands",
     "known_command",
@@ -104,6 +108,7 @@ pub const COMMANDS: &[&str] = &[
     "quit",
     "reg_genmove",
     "showboard",
+    "solve-state",
     "undo",
     "version",
 ];
@@ -370,6 +375,14 @@ impl Engine {
                 let moves: Vec<String> = self.position.legal_moves().into_iter().map(move_name).collect();
                 Ok(moves.join(" "))
             }
+            "solve-state" => {
+                let position = solver_position(&self.position, args)?;
+                solve_state(&position)
+            }
+            "find-winning" => {
+                let position = solver_position(&self.position, args)?;
+                find_winning(&position)
+            }
             "param_hex" => self.param_hex(args),
             "param_game" => self.param_game(args),
             "hexgui-analyze_commands" => no_args(args).map(|()| {
@@ -625,6 +638,52 @@ fn exact<'a, const N: usize>(args: &[&'a str]) -> Result<[&'a str; N], Failure> 
         1 => "expected one argument".to_string(),
         _ => format!("expected {N} arguments"),
     })
+}
+
+/// The solver settings of `solve-state` and `find-winning`: a 16 MiB table, and at most ten
+/// seconds a command before answering `? unknown`.
+pub const SOLVER_CONFIG: SolverConfig = SolverConfig {
+    table_bits: 18,
+    max_nodes: None,
+    time_limit: Some(Duration::from_secs(10)),
+    semi_connections: true,
+};
+
+/// The position the solver commands look at: the game's, or its stones with `args[0]` to move.
+fn solver_position(position: &Position, args: &[&str]) -> Result<Position, Failure> {
+    match args {
+        [] => Ok(*position),
+        [color] => {
+            let color = parse_color(color)?;
+            Ok(if color == position.to_move() {
+                *position
+            } else {
+                Position::from_board(*position.board(), color)
+            })
+        }
+        _ => Err("expected at most one argument, a colour".to_string()),
+    }
+}
+
+/// `solve-state`: the winner's name.
+fn solve_state(position: &Position) -> Result<String, Failure> {
+    if let Some(winner) = position.winner() {
+        return Ok(winner.name().to_string());
+    }
+    let solution = Solver::new(SOLVER_CONFIG).solve(position).map_err(|e| e.to_string())?;
+    match solution.verdict {
+        Verdict::Win { winner, .. } => Ok(winner.name().to_string()),
+        Verdict::Unknown(limit) => Err(format!("unknown: the solver reached its {limit}")),
+    }
+}
+
+/// `find-winning`: the winning moves, space-separated.
+fn find_winning(position: &Position) -> Result<String, Failure> {
+    if position.winner().is_some() {
+        return Ok(String::new());
+    }
+    let moves = Solver::new(SOLVER_CONFIG).winning_moves(position).map_err(|e| e.to_string())?;
+    Ok(moves.into_iter().map(move_name).collect::<Vec<_>>().join(" "))
 }
 
 /// `b`, `black`, `w` or `white`, case-insensitive.

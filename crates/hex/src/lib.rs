@@ -26,6 +26,7 @@
 //! | [`distances`] | BFS, uniform-cost and 0-1 BFS shortest paths, and Queenbee's two-distance |
 //! | [`heuristics`] | the seeds' evaluations for `search-core`, wins above every heuristic value |
 //! | [`players`] | the three seed players (madeup, coolcow, opening-and-bridges) |
+//! | [`solver`] | an exact solver: proof-set DFS, must-play pruning, virtual connections |
 //! | [`strong`] | the strong player: selective iterative-deepening alpha-beta on two-distance |
 //! | [`gtp`] | the GTP engine behind the `hex-gtp` binary (HexGui/Benzene dialect) |
 //! | [`showboard`], [`parse_cell`], … | notation: cells `a1`, `swap-pieces`, Benzene's board |
@@ -39,6 +40,7 @@ mod notation;
 mod player;
 pub mod players;
 mod rules;
+pub mod solver;
 pub mod strong;
 mod union_find;
 

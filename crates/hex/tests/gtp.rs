@@ -744,3 +744,51 @@ fn the_binary_survives_bad_bytes_and_ends_at_the_end_of_its_input() {
     // No input at all: no output, a clean exit.
     assert_eq!(run_binary(b""), "");
 }
+
+#[test]
+fn solve_state_names_the_winner() {
+    let mut engine = engine_on(3);
+    assert_eq!(ok(&mut engine, "solve-state"), "black");
+    // Black a1 loses on 2x2, Black b1 wins.
+    let mut two = engine_on(2);
+    ok(&mut two, "play b a1");
+    assert_eq!(ok(&mut two, "solve-state"), "white");
+    assert_eq!(ok(&mut two, "solve-state white"), "white");
+    // With Black to move again on the same stones, Black wins (b1 or a2 next to a1).
+    assert_eq!(ok(&mut two, "solve-state b"), "black");
+    assert!(fails(&mut two, "solve-state purple").contains("invalid color"));
+    assert!(fails(&mut two, "solve-state b w").contains("at most one"));
+    // A finished game: the side that connected.
+    for line in ["play w a2", "play b b1", "play w b2"] {
+        ok(&mut two, line);
+    }
+    assert_eq!(ok(&mut two, "solve-state"), "white");
+    assert_eq!(ok(&mut two, "find-winning"), "");
+    assert_eq!(ok(&mut two, "known_command solve-state"), "true");
+    assert!(ok(&mut two, "list_commands").lines().any(|l| l == "find-winning"));
+}
+
+#[test]
+fn find_winning_lists_every_winning_move_in_cell_order() {
+    let mut engine = engine_on(3);
+    assert_eq!(ok(&mut engine, "find-winning"), "c1 a2 b2 c2 a3");
+    let mut four = engine_on(4);
+    assert_eq!(ok(&mut four, "find-winning black"), "d1 c2 b3 a4");
+    // After a losing opening the opponent has winning moves.
+    ok(&mut four, "play b a1");
+    assert_ne!(ok(&mut four, "find-winning"), "");
+    // White a2 on 2x2 threatens b1 and b2: Black, to move, has no winning move.
+    let mut two = engine_on(2);
+    ok(&mut two, "play w a2");
+    assert_eq!(ok(&mut two, "find-winning"), "");
+    assert_eq!(ok(&mut two, "find-winning w"), "a1 b1 b2");
+}
+
+#[test]
+fn solver_commands_answer_unknown_past_their_limit() {
+    let mut engine = engine_on(11);
+    assert!(fails(&mut engine, "solve-state").contains("10x10"));
+    let mut nine = engine_on(9);
+    let message = fails(&mut nine, "solve-state");
+    assert!(message.starts_with("unknown: "), "{message}");
+}

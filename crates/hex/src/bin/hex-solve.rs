@@ -1,0 +1,169 @@
+//! Solves every opening of an empty n×n Hex board and prints the map, with times and nodes.
+//!
+//! ```text
+//! hex-solve --size N [--check FILE] [--max-nodes N] [--time-limit SECONDS] [--table-bits B]
+//!           [--no-semi]
+//! ```
+//!
+//! `--check FILE` compares the winning openings with the list for n in a JSON file shaped like
+//! `crates/hex/tests/data/hex-solved-openings.json` (`{"winning_openings": {"6": ["f1", …]}}`).
+//! Exit status: 0 on success (and a match), 1 on a mismatch or an unsolved opening under
+//! `--check`, 2 on bad arguments or an unreadable file.
+
+use std::process::ExitCode;
+use std::time::Duration;
+
+use hex::solver::{MAX_SOLVER_SIZE, Solver, SolverConfig};
+use hex::{Cell, move_name};
+
+const USAGE: &str = "usage: hex-solve --size N [--check FILE] [--max-nodes N] [--time-limit SECONDS] \
+                     [--table-bits B] [--no-semi]";
+
+/// The command line.
+struct Args {
+    size: u32,
+    check: Option<String>,
+    config: SolverConfig,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut size = None;
+    let mut check = None;
+    let mut config = SolverConfig::default();
+    let mut args = std::env::args().skip(1);
+    while let Some(flag) = args.next() {
+        let mut value = || args.next().ok_or_else(|| format!("{flag} needs a value"));
+        match flag.as_str() {
+            "--size" => size = Some(number(&flag, &value()?)?),
+            "--check" => check = Some(value()?),
+            "--max-nodes" => config.max_nodes = Some(number(&flag, &value()?)?),
+            "--time-limit" => {
+                let secs: f64 = value()?.parse().map_err(|_| format!("{flag} takes seconds"))?;
+                if !(secs.is_finite() && secs > 0.0) {
+                    return Err(format!("{flag} takes a positive number of seconds"));
+                }
+                config.time_limit = Some(Duration::from_secs_f64(secs));
+            }
+            "--table-bits" => {
+                let bits: u32 = number(&flag, &value()?)?;
+                if !(1..=30).contains(&bits) {
+                    return Err(format!("{flag} must be from 1 to 30"));
+                }
+                config.table_bits = bits;
+            }
+            "--no-semi" => config.semi_connections = false,
+            "--help" | "-h" => return Err(String::new()),
+            other => return Err(format!("unknown argument {other:?}")),
+        }
+    }
+    let size = size.ok_or("--size is required")?;
+    if !(1..=u32::from(MAX_SOLVER_SIZE)).contains(&size) {
+        return Err(format!("--size must be from 1 to {MAX_SOLVER_SIZE}"));
+    }
+    Ok(Args { size, check, config })
+}
+
+fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {
+    text.parse().map_err(|_| format!("{flag} takes a whole number, not {text:?}"))
+}
+
+/// The winning openings listed for `size` in the JSON text, as cell names.
+fn expected_openings(json: &str, size: u32) -> Result<Vec<String>, String> {
+    // A tiny reader for this one shape, so the binary needs no JSON library: find the key
+    // "N" after "winning_openings", then read the strings of its array.
+    let table = json.find("\"winning_openings\"").ok_or("no \"winning_openings\" object")?;
+    let key = format!("\"{size}\"");
+    let at = json[table..].find(&key).ok_or_else(|| format!("no list for size {size}"))? + table;
+    let open = json[at..].find('[').ok_or("a list should follow the key")? + at;
+    let close = json[open..].find(']').ok_or("unterminated list")? + open;
+    Ok(json[open + 1..close]
+        .split(',')
+        .map(|s| s.trim().trim_matches('"').to_string())
+        .filter(|s| !s.is_empty())
+        .collect())
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(args) => args,
+        Err(message) => {
+            if !message.is_empty() {
+                eprintln!("hex-solve: {message}");
+            }
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    let expected = match &args.check {
+        None => None,
+        Some(path) => match std::fs::read_to_string(path) {
+            Err(e) => {
+                eprintln!("hex-solve: cannot read {path}: {e}");
+                return ExitCode::from(2);
+            }
+            Ok(text) => match expected_openings(&text, args.size) {
+                Ok(list) => Some(list),
+                Err(e) => {
+                    eprintln!("hex-solve: {path}: {e}");
+                    return ExitCode::from(2);
+                }
+            },
+        },
+    };
+
+    let mut solver = Solver::new(args.config);
+    let map = match solver.opening_map(args.size) {
+        Ok(map) => map,
+        Err(e) => {
+            eprintln!("hex-solve: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for o in map.openings() {
+        let result = match o.black_wins() {
+            Some(true) => "black wins".to_string(),
+            Some(false) => "white wins".to_string(),
+            None => format!("{:?}", o.verdict),
+        };
+        println!(
+            "{:>4} {:<10} {:>12} nodes {:>10} hits {:>10.3} s",
+            move_name(hex::HexMove::Place(o.cell)),
+            result,
+            o.stats.nodes,
+            o.stats.table_hits,
+            o.stats.time.as_secs_f64()
+        );
+    }
+    let total = map.total_stats();
+    let wins = map.winning_cells();
+    println!("\n{}x{}: {}/{} winning openings", args.size, args.size, wins.len(), map.openings().len());
+    print!("{map}");
+    println!(
+        "total: {} nodes, {} table hits, {:.3} s",
+        total.nodes,
+        total.table_hits,
+        total.time.as_secs_f64()
+    );
+
+    let Some(expected) = expected else { return ExitCode::SUCCESS };
+    if !map.is_complete() {
+        eprintln!("hex-solve: a limit left openings unsolved; cannot check");
+        return ExitCode::from(1);
+    }
+    let found: Vec<String> = wins.iter().map(|&c: &Cell| move_name(hex::HexMove::Place(c))).collect();
+    let mut sorted_expected = expected.clone();
+    sorted_expected.sort();
+    let mut sorted_found = found.clone();
+    sorted_found.sort();
+    if sorted_found == sorted_expected {
+        println!("check: matches the {} winning openings listed", expected.len());
+        ExitCode::SUCCESS
+    } else {
+        let missing: Vec<&String> = expected.iter().filter(|c| !found.contains(c)).collect();
+        let extra: Vec<&String> = found.iter().filter(|c| !expected.contains(c)).collect();
+        eprintln!(
+            "check: MISMATCH; listed but not found winning: {missing:?}; found but not listed: {extra:?}"
+        );
+        ExitCode::from(1)
+    }
+}

@@ -1,0 +1,401 @@
+//! An exact Hex solver: who wins a position with perfect play, and which moves win.
+//!
+//! The search is a depth-first boolean negamax over the solver's own `u128` bitboards (boards
+//! up to [`MAX_SOLVER_SIZE`]), with
+//! - a fixed-size transposition table keyed by a Zobrist hash and verified against the whole
+//!   position (a collision never gives a wrong answer);
+//! - **proof sets** and **must-play pruning**: each result names the empty cells it depends on;
+//!   once a move is refuted, every move outside its proof set is refuted too, and the opponent's
+//!   winning cells and semi-connections narrow the moves before any is tried;
+//! - **virtual connections**: chains of bridges and bridge-to-edge templates with disjoint
+//!   carriers count as wins without search;
+//! - move ordering by the sum of both sides' shortest-path lengths through a cell, then nearness
+//!   to the centre.
+//!
+//! Limits (nodes, time) make the solver answer [`Verdict::Unknown`] instead of running on.
+//!
+//! # Examples
+//!
+//! ```
+//! use hex::solver::{Solver, SolverConfig, Verdict};
+//! use hex::{Cell, Color, Position};
+//!
+//! let mut solver = Solver::new(SolverConfig::default());
+//! let solution = solver.solve(&Position::new(3).unwrap()).unwrap();
+//! assert_eq!(solution.verdict.winner(), Some(Color::Black));
+//! // The centre wins on 3x3.
+//! let moves = solver.winning_moves(&Position::new(3).unwrap()).unwrap();
+//! assert!(moves.contains(&hex::HexMove::Place(Cell::new(1, 1))));
+//! ```
+
+mod geometry;
+mod openings;
+mod search;
+mod table;
+mod vc;
+
+use std::time::{Duration, Instant};
+
+use thiserror::Error;
+
+pub use geometry::MAX_SOLVER_SIZE;
+pub use openings::{Opening, OpeningMap};
+
+use crate::board::{BadSize, Cell, Color, HexMove, Position};
+use geometry::Geometry;
+use search::{Keys, Limits, Outcome, Search, State};
+use table::Table;
+
+/// How the solver runs.
+///
+/// ```
+/// use hex::solver::SolverConfig;
+///
+/// let config = SolverConfig { max_nodes: Some(10_000), ..SolverConfig::default() };
+/// assert_eq!(config.table_bits, SolverConfig::default().table_bits);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolverConfig {
+    /// The transposition table has `2^table_bits` entries of 64 bytes (20: 64 MiB).
+    pub table_bits: u32,
+    /// Stop with [`Verdict::Unknown`] after this many nodes per call.
+    pub max_nodes: Option<u64>,
+    /// Stop with [`Verdict::Unknown`] after this much time per call.
+    pub time_limit: Option<Duration>,
+    /// Look for the opponent's semi-connections (cells where its stone would give it a virtual
+    /// win) before trying moves. Slower nodes, far fewer of them.
+    pub semi_connections: bool,
+}
+
+impl Default for SolverConfig {
+    /// A table of 2^20 entries, no limits, semi-connections on.
+    fn default() -> Self {
+        SolverConfig { table_bits: 20, max_nodes: None, time_limit: None, semi_connections: true }
+    }
+}
+
+/// Which limit stopped a search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Limit {
+    /// [`SolverConfig::max_nodes`].
+    Nodes,
+    /// [`SolverConfig::time_limit`].
+    Time,
+}
+
+impl std::fmt::Display for Limit {
+    /// `node limit` or `time limit`.
+    ///
+    /// ```
+    /// assert_eq!(hex::solver::Limit::Nodes.to_string(), "node limit");
+    /// ```
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Limit::Nodes => "node limit",
+            Limit::Time => "time limit",
+        })
+    }
+}
+
+/// The answer about one position.
+///
+/// ```
+/// use hex::solver::{Limit, Verdict};
+/// use hex::Color;
+///
+/// assert_eq!(Verdict::Win { winner: Color::White, winning_move: None }.winner(), Some(Color::White));
+/// assert_eq!(Verdict::Unknown(Limit::Time).winner(), None);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// `winner` wins with perfect play; when it is the side to move, `winning_move` is one of
+    /// its winning moves.
+    Win {
+        /// The side that wins.
+        winner: Color,
+        /// A winning move when the winner is to move, `None` otherwise.
+        winning_move: Option<Cell>,
+    },
+    /// A limit stopped the search before it knew.
+    Unknown(Limit),
+}
+
+impl Verdict {
+    /// The winner, if known.
+    ///
+    /// ```
+    /// use hex::solver::{Limit, Verdict};
+    /// assert_eq!(Verdict::Unknown(Limit::Nodes).winner(), None);
+    /// ```
+    pub fn winner(&self) -> Option<Color> {
+        match self {
+            Verdict::Win { winner, .. } => Some(*winner),
+            Verdict::Unknown(_) => None,
+        }
+    }
+}
+
+/// What a search cost.
+///
+/// ```
+/// use hex::solver::SolverStats;
+/// let mut total = SolverStats::default();
+/// total += SolverStats { nodes: 3, table_hits: 1, time: std::time::Duration::from_millis(2) };
+/// assert_eq!(total.nodes, 3);
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SolverStats {
+    /// Positions searched (table hits included).
+    pub nodes: u64,
+    /// Positions answered by the transposition table.
+    pub table_hits: u64,
+    /// Wall-clock time.
+    pub time: Duration,
+}
+
+impl std::ops::AddAssign for SolverStats {
+    /// Adds the counts and times.
+    fn add_assign(&mut self, rhs: SolverStats) {
+        self.nodes += rhs.nodes;
+        self.table_hits += rhs.table_hits;
+        self.time += rhs.time;
+    }
+}
+
+/// The result of [`Solver::solve`].
+///
+/// ```
+/// use hex::solver::{Solver, SolverConfig};
+/// use hex::{Color, Position};
+///
+/// let s = Solver::new(SolverConfig::default()).solve(&Position::new(2).unwrap()).unwrap();
+/// assert_eq!(s.verdict.winner(), Some(Color::Black));
+/// assert!(s.stats.nodes >= 1);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// Who wins, or that a limit was hit.
+    pub verdict: Verdict,
+    /// What it cost.
+    pub stats: SolverStats,
+}
+
+/// Positions the solver does not take, and searches that hit a limit where no partial answer
+/// makes sense.
+///
+/// ```
+/// use hex::solver::{SolveError, Solver, SolverConfig};
+/// use hex::Position;
+///
+/// let big = Position::new(11).unwrap();
+/// assert_eq!(Solver::new(SolverConfig::default()).solve(&big), Err(SolveError::TooLarge(11)));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+pub enum SolveError {
+    /// Somebody has connected already.
+    #[error("the game is over: {0} has connected")]
+    GameOver(Color),
+    /// The board is larger than [`MAX_SOLVER_SIZE`].
+    #[error("the solver takes boards up to {MAX_SOLVER_SIZE}x{MAX_SOLVER_SIZE}, not {0}x{0}")]
+    TooLarge(u8),
+    /// The side to move may swap: the solver knows only stone placements.
+    #[error("the swap is available: the solver does not play the swap rule")]
+    SwapAvailable,
+    /// Not a board size at all.
+    #[error(transparent)]
+    BadSize(#[from] BadSize),
+    /// A limit stopped a search whose partial answer would be wrong.
+    #[error("unknown: the {0} was reached")]
+    Unknown(Limit),
+}
+
+/// The exact solver; it keeps its transposition table between calls.
+///
+/// ```
+/// use hex::solver::{Solver, SolverConfig};
+///
+/// let mut solver = Solver::new(SolverConfig { table_bits: 12, ..SolverConfig::default() });
+/// let map = solver.opening_map(3).unwrap();
+/// assert_eq!(map.winning_cells().len(), 5);
+/// ```
+#[derive(Debug)]
+pub struct Solver {
+    config: SolverConfig,
+    table: Table,
+    keys: Keys,
+    geometry: Option<Geometry>,
+}
+
+impl Solver {
+    /// A solver with an empty table.
+    ///
+    /// ```
+    /// let solver = hex::solver::Solver::new(hex::solver::SolverConfig::default());
+    /// assert_eq!(solver.config().table_bits, 20);
+    /// ```
+    pub fn new(config: SolverConfig) -> Solver {
+        Solver { config, table: Table::new(config.table_bits), keys: Keys::new(), geometry: None }
+    }
+
+    /// The settings.
+    ///
+    /// ```
+    /// let solver = hex::solver::Solver::new(hex::solver::SolverConfig::default());
+    /// assert!(solver.config().max_nodes.is_none());
+    /// ```
+    pub fn config(&self) -> &SolverConfig {
+        &self.config
+    }
+
+    /// Forgets every position the table keeps.
+    ///
+    /// ```
+    /// let mut solver = hex::solver::Solver::new(hex::solver::SolverConfig::default());
+    /// solver.clear_table();
+    /// ```
+    pub fn clear_table(&mut self) {
+        self.table.clear();
+    }
+
+    /// Who wins `position` with perfect play, and a winning move if it is the side to move.
+    ///
+    /// ```
+    /// use hex::solver::{Solver, SolverConfig, Verdict};
+    /// use hex::{Cell, Color, HexMove, Position};
+    ///
+    /// // 2x2 after Black a1: White must block at a2, which then has two ways to the right.
+    /// let pos = Position::new(2).unwrap().play(HexMove::Place(Cell::new(0, 0))).unwrap();
+    /// let s = Solver::new(SolverConfig::default()).solve(&pos).unwrap();
+    /// assert_eq!(s.verdict, Verdict::Win { winner: Color::White, winning_move: Some(Cell::new(1, 0)) });
+    /// ```
+    pub fn solve(&mut self, position: &Position) -> Result<Solution, SolveError> {
+        let started = Instant::now();
+        let state = self.prepare(position)?;
+        let mut search = self.search(started);
+        let outcome = search.search(&state);
+        let stats = SolverStats { time: started.elapsed(), ..search.stats };
+        let geo = search.geo;
+        let me = position.to_move();
+        let verdict = match outcome {
+            Outcome::Win { best, .. } => Verdict::Win { winner: me, winning_move: Some(geo.cell(best)) },
+            Outcome::Loss { .. } => Verdict::Win { winner: me.opponent(), winning_move: None },
+            Outcome::Unknown(limit) => Verdict::Unknown(limit),
+        };
+        Ok(Solution { verdict, stats })
+    }
+
+    /// Every winning move of the side to move, in cell order (row by row); empty if it loses.
+    /// The limits apply to the whole call.
+    ///
+    /// ```
+    /// use hex::solver::{Solver, SolverConfig};
+    /// use hex::{Cell, HexMove, Position};
+    ///
+    /// let moves = Solver::new(SolverConfig::default()).winning_moves(&Position::new(2).unwrap()).unwrap();
+    /// assert_eq!(moves, vec![HexMove::Place(Cell::new(0, 1)), HexMove::Place(Cell::new(1, 0))]);
+    /// ```
+    pub fn winning_moves(&mut self, position: &Position) -> Result<Vec<HexMove>, SolveError> {
+        let started = Instant::now();
+        let state = self.prepare(position)?;
+        let mut search = self.search(started);
+        let me = usize::from(state.to_move.index());
+        let empty = search.geo.cells & !state.stones[0] & !state.stones[1];
+        // A move outside the proof set of a losing move loses too: no need to search it.
+        let mut candidates = empty;
+        let mut winners = Vec::new();
+        for m in search.order(state.to_move, state.stones[me], state.stones[1 - me], empty) {
+            if candidates >> m & 1 == 0 {
+                continue;
+            }
+            let mut child = state;
+            child.stones[me] |= 1 << m;
+            child.to_move = state.to_move.opponent();
+            child.hash = search.keys.hash(child.stones, child.to_move);
+            if search.geo.connects(state.to_move, child.stones[me]) {
+                winners.push(m);
+                continue;
+            }
+            match search.search(&child) {
+                Outcome::Loss { .. } => winners.push(m),
+                Outcome::Win { proof, .. } => candidates &= proof | !empty,
+                Outcome::Unknown(limit) => return Err(SolveError::Unknown(limit)),
+            }
+        }
+        let geo = search.geo;
+        let mut cells: Vec<Cell> = winners.into_iter().map(|m| geo.cell(m)).collect();
+        cells.sort();
+        Ok(cells.into_iter().map(HexMove::Place).collect())
+    }
+
+    /// Solves every opening of the empty n×n board: for each cell, whether Black's first stone
+    /// there wins (White to move, no swap). The limits apply to each opening separately.
+    ///
+    /// ```
+    /// use hex::solver::{Solver, SolverConfig};
+    /// use hex::Cell;
+    ///
+    /// let map = Solver::new(SolverConfig::default()).opening_map(2).unwrap();
+    /// assert_eq!(map.winning_cells(), vec![Cell::new(0, 1), Cell::new(1, 0)]);
+    /// ```
+    pub fn opening_map(&mut self, size: u32) -> Result<OpeningMap, SolveError> {
+        let empty = Position::new(size)?;
+        let mut openings = Vec::new();
+        for cell in empty.board().cells() {
+            let position = empty.play(HexMove::Place(cell)).expect("an empty cell of a fresh board");
+            let solution = if let Some(winner) = position.winner() {
+                Solution {
+                    verdict: Verdict::Win { winner, winning_move: None },
+                    stats: SolverStats::default(),
+                }
+            } else {
+                self.solve(&position)?
+            };
+            openings.push(Opening { cell, verdict: solution.verdict, stats: solution.stats });
+        }
+        Ok(OpeningMap::new(size as u8, openings))
+    }
+
+    /// Checks `position` and turns it into the search's state, rebuilding the geometry for a
+    /// new board size.
+    fn prepare(&mut self, position: &Position) -> Result<State, SolveError> {
+        if let Some(winner) = position.winner() {
+            return Err(SolveError::GameOver(winner));
+        }
+        let size = position.size();
+        if size > MAX_SOLVER_SIZE {
+            return Err(SolveError::TooLarge(size));
+        }
+        if position.can_swap() {
+            return Err(SolveError::SwapAvailable);
+        }
+        if self.geometry.as_ref().is_none_or(|g| g.size != size) {
+            self.geometry = Some(Geometry::new(size));
+        }
+        let geo = self.geometry.as_ref().expect("just built");
+        let mut stones = [0u128; 2];
+        for cell in position.board().cells() {
+            if let Some(color) = position.board().get(cell) {
+                stones[usize::from(color.index())] |= geo.bit(cell);
+            }
+        }
+        let to_move = position.to_move();
+        Ok(State { stones, to_move, hash: self.keys.hash(stones, to_move) })
+    }
+
+    /// A search run with this call's limits.
+    fn search(&mut self, started: Instant) -> Search<'_> {
+        let limits = Limits {
+            max_nodes: self.config.max_nodes,
+            deadline: self.config.time_limit.map(|t| started + t),
+        };
+        Search {
+            geo: self.geometry.as_ref().expect("prepare builds the geometry"),
+            table: &mut self.table,
+            keys: &self.keys,
+            limits,
+            semis: self.config.semi_connections,
+            stats: SolverStats::default(),
+            aborted: None,
+        }
+    }
+}

@@ -1,0 +1,62 @@
+//! The transposition table: a fixed number of slots, indexed by the Zobrist hash and verified
+//! against the whole position, so a hash collision can cost a lookup but never a wrong answer.
+
+/// What the table knows about one position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Entry {
+    /// The stones of the side to move, then of the other side.
+    pub(crate) stones: [u128; 2],
+    /// The board side and the colour to move (`size * 2 + colour`), so positions of different
+    /// sizes or turns with the same stones never match.
+    pub(crate) tag: u16,
+    /// Whether the side to move wins.
+    pub(crate) win: bool,
+    /// A winning move (a bit index) when `win`; `u8::MAX` otherwise.
+    pub(crate) best: u8,
+    /// The empty cells the proof depends on: filling the others with the loser's stones keeps
+    /// the result.
+    pub(crate) proof: u128,
+    /// Nodes spent on the result: the bigger, the more it is worth keeping.
+    pub(crate) work: u32,
+}
+
+/// A two-way set-associative table: slot 0 of a pair keeps the entry that cost more work,
+/// slot 1 takes whatever comes.
+#[derive(Debug)]
+pub(crate) struct Table {
+    slots: Vec<Entry>,
+    mask: usize,
+}
+
+impl Table {
+    /// A table of `2^bits` slots (`bits` ≥ 1).
+    pub(crate) fn new(bits: u32) -> Table {
+        let len = 1usize << bits.max(1);
+        Table { slots: vec![Entry::default(); len], mask: (len - 1) & !1 }
+    }
+
+    /// Forgets everything.
+    pub(crate) fn clear(&mut self) {
+        self.slots.fill(Entry::default());
+    }
+
+    /// The entry of this position, if kept.
+    pub(crate) fn get(&self, hash: u64, stones: [u128; 2], tag: u16) -> Option<&Entry> {
+        let i = hash as usize & self.mask;
+        self.slots[i..i + 2].iter().find(|e| e.tag == tag && e.stones == stones && e.work > 0)
+    }
+
+    /// Keeps `entry`, replacing the same position or the cheaper of the pair's entries.
+    pub(crate) fn put(&mut self, hash: u64, entry: Entry) {
+        let i = hash as usize & self.mask;
+        let pair = &mut self.slots[i..i + 2];
+        if let Some(same) = pair.iter_mut().find(|e| e.tag == entry.tag && e.stones == entry.stones) {
+            *same = entry;
+        } else if entry.work >= pair[0].work {
+            pair[1] = pair[0];
+            pair[0] = entry;
+        } else {
+            pair[1] = entry;
+        }
+    }
+}

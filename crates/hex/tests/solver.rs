@@ -1,0 +1,156 @@
+//! The exact solver against the published opening tables and against a brute-force negamax.
+
+use std::collections::HashMap;
+
+use hex::solver::{Limit, SolveError, Solver, SolverConfig, Verdict};
+use hex::{Cell, Color, HexMove, Position, parse_cell};
+use proptest::prelude::*;
+
+/// The winning openings of the data file, by board size.
+fn table() -> HashMap<u32, Vec<Cell>> {
+    #[derive(serde::Deserialize)]
+    struct File {
+        winning_openings: HashMap<String, Vec<String>>,
+    }
+    let text = include_str!("data/hex-solved-openings.json");
+    let file: File = serde_json::from_str(text).expect("the opening table parses");
+    file.winning_openings
+        .into_iter()
+        .map(|(size, cells)| {
+            let n: u32 = size.parse().unwrap();
+            let mut cells: Vec<Cell> = cells.iter().map(|c| parse_cell(c, n as u8).unwrap()).collect();
+            cells.sort();
+            (n, cells)
+        })
+        .collect()
+}
+
+fn check_map(size: u32) {
+    let mut solver = Solver::new(SolverConfig::default());
+    let map = solver.opening_map(size).unwrap();
+    assert!(map.is_complete());
+    assert_eq!(map.winning_cells(), table()[&size], "{size}x{size}:\n{map}");
+}
+
+#[test]
+fn opening_maps_2_to_4_match_the_table() {
+    for size in 2..=4 {
+        check_map(size);
+    }
+}
+
+#[test]
+fn opening_map_5_matches_the_table() {
+    check_map(5);
+}
+
+/// Who wins with the side to move, by plain negamax over every move: no table, no pruning.
+fn brute_force_wins(pos: &Position) -> bool {
+    pos.legal_moves().into_iter().any(|mv| {
+        let next = pos.play_unchecked(mv);
+        next.winner().is_some() || !brute_force_wins(&next)
+    })
+}
+
+/// A position of side `size` after playing `moves` (cell ids, taken modulo the empty cells),
+/// stopping before a move that would end the game.
+fn random_position(size: u32, moves: &[usize]) -> Position {
+    let mut pos = Position::new(size).unwrap();
+    for &m in moves {
+        let empty: Vec<HexMove> = pos.legal_moves();
+        let next = pos.play_unchecked(empty[m % empty.len()]);
+        if next.winner().is_some() {
+            break;
+        }
+        pos = next;
+    }
+    pos
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn solver_agrees_with_brute_force(size in 2u32..=4, moves in proptest::collection::vec(0usize..16, 0..14)) {
+        let pos = random_position(size, &moves);
+        // Plain negamax from a nearly empty 4x4 board takes too long: keep at most 8 empty cells.
+        prop_assume!(size < 4 || pos.board().stones_on_board() >= 8);
+        let mut solver = Solver::new(SolverConfig { table_bits: 10, ..SolverConfig::default() });
+        let solution = solver.solve(&pos).unwrap();
+        let mover_wins = brute_force_wins(&pos);
+        let winner = if mover_wins { pos.to_move() } else { pos.to_move().opponent() };
+        prop_assert_eq!(solution.verdict.winner(), Some(winner));
+        if let Verdict::Win { winning_move: Some(cell), .. } = solution.verdict {
+            let next = pos.play(HexMove::Place(cell)).unwrap();
+            prop_assert!(next.winner().is_some() || !brute_force_wins(&next));
+        }
+        let expected: Vec<HexMove> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|&mv| {
+                let next = pos.play_unchecked(mv);
+                next.winner().is_some() || !brute_force_wins(&next)
+            })
+            .collect();
+        prop_assert_eq!(solver.winning_moves(&pos).unwrap(), expected);
+    }
+
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(12))]
+
+    #[test]
+    fn answers_do_not_depend_on_the_table_size(moves in proptest::collection::vec(0usize..25, 4..10)) {
+        let pos = random_position(5, &moves);
+        let mut answers = Vec::new();
+        for table_bits in [1, 4, 16] {
+            let mut solver = Solver::new(SolverConfig { table_bits, ..SolverConfig::default() });
+            answers.push((solver.solve(&pos).unwrap().verdict.winner(), solver.winning_moves(&pos).unwrap()));
+        }
+        prop_assert_eq!(&answers[0], &answers[1]);
+        prop_assert_eq!(&answers[1], &answers[2]);
+    }
+}
+
+#[test]
+fn semi_connections_off_gives_the_same_answers() {
+    let config = SolverConfig { semi_connections: false, ..SolverConfig::default() };
+    let map = Solver::new(config).opening_map(4).unwrap();
+    assert_eq!(map.winning_cells(), table()[&4]);
+}
+
+#[test]
+fn limits_give_unknown_not_a_wrong_answer() {
+    let config = SolverConfig { max_nodes: Some(5), ..SolverConfig::default() };
+    let mut solver = Solver::new(config);
+    let pos = Position::new(6).unwrap();
+    assert_eq!(solver.solve(&pos).unwrap().verdict, Verdict::Unknown(Limit::Nodes));
+    assert_eq!(solver.winning_moves(&pos), Err(SolveError::Unknown(Limit::Nodes)));
+    let timed = SolverConfig { time_limit: Some(std::time::Duration::ZERO), ..SolverConfig::default() };
+    let verdict = Solver::new(timed).solve(&Position::new(7).unwrap()).unwrap().verdict;
+    assert!(matches!(verdict, Verdict::Unknown(Limit::Time) | Verdict::Win { winner: Color::Black, .. }));
+}
+
+#[test]
+fn bad_positions_are_errors() {
+    let mut solver = Solver::new(SolverConfig::default());
+    let mut pos = Position::new(2).unwrap();
+    for cell in [Cell::new(0, 0), Cell::new(0, 1), Cell::new(1, 0)] {
+        pos = pos.play(HexMove::Place(cell)).unwrap();
+    }
+    assert_eq!(solver.solve(&pos), Err(SolveError::GameOver(Color::Black)));
+    assert_eq!(solver.solve(&Position::new(11).unwrap()), Err(SolveError::TooLarge(11)));
+    let swap = Position::with_swap(3, true).unwrap().play(HexMove::Place(Cell::new(0, 0))).unwrap();
+    assert_eq!(solver.solve(&swap), Err(SolveError::SwapAvailable));
+    assert!(solver.opening_map(0).is_err());
+}
+
+#[test]
+fn winning_openings_are_symmetric_under_rotation() {
+    let map = Solver::new(SolverConfig::default()).opening_map(4).unwrap();
+    let wins = map.winning_cells();
+    for c in &wins {
+        assert!(wins.contains(&Cell::new(3 - c.row, 3 - c.col)));
+    }
+}
