@@ -1,7 +1,8 @@
 //! Players: the [`DominoPlayer`] trait that sees only a [`PlayerView`], the baselines
-//! ([`RandomPlayer`], [`Greedy`]), the perfect-information Monte Carlo player ([`PimcPlayer`]), the
-//! seed's paranoid minimax ([`SeedPlayer`]), and a cheating reference, [`Omniscient`], that is given
-//! the full [`State`] and exists only to measure the others against.
+//! ([`RandomPlayer`], [`Greedy`]), the perfect-information Monte Carlo player ([`PimcPlayer`]),
+//! expectimax over the opponent's hidden hand ([`ExpectimaxPlayer`]), the seed's paranoid minimax
+//! ([`SeedPlayer`]), and a cheating reference, [`Omniscient`], that is given the full [`State`]
+//! and exists only to measure the others against.
 //!
 //! A match referee drives every entrant through [`Contestant`]: each [`DominoPlayer`] is a
 //! contestant that receives the view of the side to move, and only [`Omniscient`] reads the state.
