@@ -14,7 +14,9 @@ use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use domino::players::{Contestant, Greedy, MinNode, Omniscient, PimcPlayer, RandomPlayer, SeedPlayer};
+use domino::players::{
+    Contestant, ExpectimaxPlayer, Greedy, MinNode, Omniscient, PimcPlayer, RandomPlayer, SeedPlayer,
+};
 use domino::solver::{Objective, PerfectBlock, Position, solve};
 use domino::{Rules, State};
 
@@ -72,6 +74,7 @@ fn decisions(c: &mut Criterion) {
             ("seed4", Box::new(SeedPlayer::new(4, MinNode::Paranoid))),
             ("seed4-avg", Box::new(SeedPlayer::new(4, MinNode::Average))),
             ("pimc50-wl", Box::new(PimcPlayer::new(50, Objective::WinLoss, 1, 7))),
+            ("expectimax6", Box::new(ExpectimaxPlayer { depth: 6 })),
             ("omniscient-wl", Box::new(Omniscient::new(Objective::WinLoss))),
         ];
         for (name, mut player) in players {

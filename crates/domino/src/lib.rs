@@ -6,8 +6,8 @@
 //!   [`Rules::draw`] (the seed's game).
 //! - [`state`]: [`State`], [`Move`] (notation `3-5@3`, `3-5`, `draw`, `pass`), turn rules, returns.
 //! - [`view`]: [`PlayerView`], what one player may know.
-//! - [`players`]: [`players::DominoPlayer`] and the players (random, greedy, PIMC, the seed, an
-//!   omniscient cheat for measuring).
+//! - [`players`]: [`players::DominoPlayer`] and the players (random, greedy, PIMC, expectimax, the
+//!   seed, an omniscient cheat for measuring).
 //! - [`matches`](mod@crate::matches): duplicate-deal matches with scores and 95% Wilson intervals.
 //! - [`solver`]: the Block game with both hands known as a `search_core::Game`, and an exact
 //!   alpha-beta solve.

@@ -1,7 +1,9 @@
 //! The expectimax player of issue 6: legal play, its chance nodes, going out, and a short match.
 
 use domino::matches::{play_game, play_match};
-use domino::players::{DominoPlayer, ExpectimaxPlayer, Greedy, MinNode, RandomPlayer, SeedPlayer};
+use domino::players::{
+    Contestant, DominoPlayer, ExpectimaxPlayer, Greedy, MinNode, RandomPlayer, SeedPlayer,
+};
 use domino::{Move, Rules, State};
 
 #[test]
@@ -101,38 +103,32 @@ fn short_match_against_greedy_and_the_seed() {
     );
 }
 
-/// `DOMINO_STRENGTH=1 [DOMINO_DEPTHS=4,6] cargo test --release -p domino --test expectimax strength -- --nocapture`.
+/// `DOMINO_STRENGTH=1 [DOMINO_DEPTHS=4,6] cargo test --release -p domino --test expectimax strength -- --nocapture`:
+/// 500 duplicate deals per row against greedy and the seed player, in both variants.
 #[test]
 fn strength() {
     if std::env::var_os("DOMINO_STRENGTH").is_none() {
         return;
     }
-    // `DOMINO_DEPTHS=4,6` chooses the depths.
     let depths: Vec<u32> = std::env::var("DOMINO_DEPTHS")
         .unwrap_or_else(|_| "2,4,6".into())
         .split(',')
         .filter_map(|d| d.trim().parse().ok())
         .collect();
-    for depth in depths {
-        let r = play_match(&mut ExpectimaxPlayer { depth }, &mut Greedy, Rules::block(), 500, 1);
-        let (lo, hi) = r.interval();
-        println!(
-            "expectimax{depth} vs greedy: {:.3} [{lo:.3}, {hi:.3}] {:+.2} pts/game",
-            r.score(),
-            r.points_per_game()
-        );
-        let r = play_match(
-            &mut ExpectimaxPlayer { depth },
-            &mut SeedPlayer::new(4, MinNode::Paranoid),
-            Rules::block(),
-            500,
-            1,
-        );
-        let (lo, hi) = r.interval();
-        println!(
-            "expectimax{depth} vs seed4: {:.3} [{lo:.3}, {hi:.3}] {:+.2} pts/game",
-            r.score(),
-            r.points_per_game()
-        );
+    for rules in [Rules::block(), Rules::draw()] {
+        for &depth in &depths {
+            let mut seed = SeedPlayer::new(4, MinNode::Paranoid);
+            let opponents: [(&str, &mut dyn Contestant); 2] = [("greedy", &mut Greedy), ("seed4", &mut seed)];
+            for (name, opponent) in opponents {
+                let r = play_match(&mut ExpectimaxPlayer { depth }, opponent, rules, 500, 1);
+                let (lo, hi) = r.interval();
+                println!(
+                    "{:?} expectimax{depth} vs {name}: {:.3} [{lo:.3}, {hi:.3}] {:+.2} pts/game",
+                    rules.variant,
+                    r.score(),
+                    r.points_per_game()
+                );
+            }
+        }
     }
 }
