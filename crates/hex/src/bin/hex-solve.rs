@@ -112,14 +112,8 @@ fn main() -> ExitCode {
     };
 
     let mut solver = Solver::new(args.config);
-    let map = match solver.opening_map(args.size) {
-        Ok(map) => map,
-        Err(e) => {
-            eprintln!("hex-solve: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    for o in map.openings() {
+    // Each opening's line is printed as soon as it is solved, so a long run shows progress.
+    let print = |o: &hex::solver::Opening| {
         let result = match o.black_wins() {
             Some(true) => "black wins".to_string(),
             Some(false) => "white wins".to_string(),
@@ -133,7 +127,14 @@ fn main() -> ExitCode {
             o.stats.table_hits,
             o.stats.time.as_secs_f64()
         );
-    }
+    };
+    let map = match solver.opening_map_with(args.size, print) {
+        Ok(map) => map,
+        Err(e) => {
+            eprintln!("hex-solve: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let total = map.total_stats();
     let wins = map.winning_cells();
     println!("\n{}x{}: {}/{} winning openings", args.size, args.size, wins.len(), map.openings().len());

@@ -23,6 +23,8 @@ pub(crate) struct Geometry {
     /// as (anchor bit, carrier): a stone on the anchor, third row from the edge, connects to
     /// the edge whenever the eight carrier cells are empty.
     pub(crate) templates: [[Vec<(usize, u128)>; 2]; 2],
+    /// The bit of the last cell: the 180° rotation maps bit `i` to `last - i`.
+    pub(crate) last: usize,
 }
 
 impl Geometry {
@@ -37,7 +39,9 @@ impl Geometry {
             edges: [[0; 2]; 2],
             centre: [u8::MAX; 128],
             templates: Default::default(),
+            last: 0,
         };
+        g.last = g.index(Cell::new(size - 1, size - 1));
         let n = i32::from(size);
         for r in 0..size {
             for c in 0..size {
@@ -116,6 +120,13 @@ impl Geometry {
     pub(crate) fn cell(&self, index: usize) -> Cell {
         let stride = self.stride as usize;
         Cell::new((index / stride) as u8, (index % stride) as u8)
+    }
+
+    /// `set` turned by 180°: cell `(r, c)` goes to `(n−1−r, n−1−c)`. With the guard layout
+    /// this is bit `i` to bit `last − i`, a bit reversal and a shift.
+    #[inline]
+    pub(crate) fn rotate(&self, set: u128) -> u128 {
+        set.reverse_bits() >> (127 - self.last)
     }
 
     /// Every cell next to a cell of `set` (and possibly cells of `set` itself).
@@ -206,6 +217,19 @@ mod tests {
                 for &(anchor, carrier) in list {
                     assert_eq!(carrier.count_ones(), 8);
                     assert_eq!(carrier >> anchor & 1, 0);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rotation_maps_cells_to_their_opposites() {
+        for n in 1..=MAX_SOLVER_SIZE {
+            let g = Geometry::new(n);
+            assert_eq!(g.rotate(g.cells), g.cells);
+            for r in 0..n {
+                for c in 0..n {
+                    assert_eq!(g.rotate(g.bit(Cell::new(r, c))), g.bit(Cell::new(n - 1 - r, n - 1 - c)));
                 }
             }
         }

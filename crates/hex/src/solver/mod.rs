@@ -1,16 +1,19 @@
 //! An exact Hex solver: who wins a position with perfect play, and which moves win.
 //!
-//! The search is a depth-first boolean negamax over the solver's own `u128` bitboards (boards
-//! up to [`MAX_SOLVER_SIZE`]), with
-//! - a fixed-size transposition table keyed by a Zobrist hash and verified against the whole
-//!   position (a collision never gives a wrong answer);
-//! - **proof sets** and **must-play pruning**: each result names the empty cells it depends on;
-//!   once a move is refuted, every move outside its proof set is refuted too, and the opponent's
-//!   winning cells and semi-connections narrow the moves before any is tried;
-//! - **virtual connections**: chains of bridges and bridge-to-edge templates with disjoint
-//!   carriers count as wins without search;
-//! - move ordering by the sum of both sides' shortest-path lengths through a cell, then nearness
-//!   to the centre.
+//! The search is depth-first proof-number search (DFPN: Nagai's MID in negamax form, with
+//! Pawlewicz's 1+ε threshold trick) over the solver's own `u128` bitboards (boards up to
+//! [`MAX_SOLVER_SIZE`]), with
+//! - a fixed-size transposition table keyed by a Zobrist hash, shared by each position and its
+//!   180° rotation, and verified against the whole position (a collision never gives a wrong
+//!   answer);
+//! - **proof sets** and **must-play pruning**: each solved position names the empty cells its
+//!   result depends on; once a move is refuted, every move outside its proof set is refuted
+//!   too, and the opponent's winning cells and semi-connections (cells where its stone would
+//!   give it a virtual win) narrow the moves before any is searched;
+//! - **virtual connections**: chains of bridges, bridge-to-edge templates and ziggurats with
+//!   disjoint carriers count as wins without search, and so does a move that makes one;
+//! - move ordering (the tie-break between children with equal numbers) by the sum of both
+//!   sides' shortest-path lengths through a cell, then nearness to the centre.
 //!
 //! Limits (nodes, time) make the solver answer [`Verdict::Unknown`] instead of running on.
 //!
@@ -56,7 +59,7 @@ use table::Table;
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SolverConfig {
-    /// The transposition table has `2^table_bits` entries of 64 bytes (20: 64 MiB).
+    /// The transposition table has `2^table_bits` entries of 80 bytes (20: 80 MiB).
     pub table_bits: u32,
     /// Stop with [`Verdict::Unknown`] after this many nodes per call.
     pub max_nodes: Option<u64>,
@@ -307,10 +310,7 @@ impl Solver {
             if candidates >> m & 1 == 0 {
                 continue;
             }
-            let mut child = state;
-            child.stones[me] |= 1 << m;
-            child.to_move = state.to_move.opponent();
-            child.hash = search.keys.hash(child.stones, child.to_move);
+            let child = state.play(m, search.keys, search.geo);
             if search.geo.connects(state.to_move, child.stones[me]) {
                 winners.push(m);
                 continue;
@@ -338,6 +338,23 @@ impl Solver {
     /// assert_eq!(map.winning_cells(), vec![Cell::new(0, 1), Cell::new(1, 0)]);
     /// ```
     pub fn opening_map(&mut self, size: u32) -> Result<OpeningMap, SolveError> {
+        self.opening_map_with(size, |_| {})
+    }
+
+    /// [`Solver::opening_map`], calling `progress` with each opening as soon as it is solved.
+    ///
+    /// ```
+    /// use hex::solver::{Solver, SolverConfig};
+    ///
+    /// let mut solved = 0;
+    /// Solver::new(SolverConfig::default()).opening_map_with(3, |_| solved += 1).unwrap();
+    /// assert_eq!(solved, 9);
+    /// ```
+    pub fn opening_map_with(
+        &mut self,
+        size: u32,
+        mut progress: impl FnMut(&Opening),
+    ) -> Result<OpeningMap, SolveError> {
         let empty = Position::new(size)?;
         let mut openings = Vec::new();
         for cell in empty.board().cells() {
@@ -350,7 +367,9 @@ impl Solver {
             } else {
                 self.solve(&position)?
             };
-            openings.push(Opening { cell, verdict: solution.verdict, stats: solution.stats });
+            let opening = Opening { cell, verdict: solution.verdict, stats: solution.stats };
+            progress(&opening);
+            openings.push(opening);
         }
         Ok(OpeningMap::new(size as u8, openings))
     }
@@ -378,8 +397,7 @@ impl Solver {
                 stones[usize::from(color.index())] |= geo.bit(cell);
             }
         }
-        let to_move = position.to_move();
-        Ok(State { stones, to_move, hash: self.keys.hash(stones, to_move) })
+        Ok(self.keys.state(geo, stones, position.to_move()))
     }
 
     /// A search run with this call's limits.

@@ -1,12 +1,11 @@
-//! The depth-first proof search: boolean negamax with a transposition table, proof sets and
-//! must-play pruning.
+//! The proof-number search (DFPN) with proof sets and must-play pruning.
 //!
-//! Every result carries a *proof set*: empty cells such that the result stands if all the other
-//! empty cells are filled with the loser's stones. Hex is monotone (an extra stone never hurts
-//! its owner), so when a move `m` of the side to move loses with proof `P`, every move outside
-//! `P` loses too (the loser's stone there is one of those "other" cells). The side to move is
-//! therefore confined to the intersection of the proofs of its refuted moves (the must-play
-//! region), and a loss's proof is their union. The same region starts out narrowed by the
+//! Every solved position carries a *proof set*: empty cells such that the result stands if all
+//! the other empty cells are filled with the loser's stones. Hex is monotone (an extra stone
+//! never hurts its owner), so when a move `m` of the side to move loses with proof `P`, every
+//! move outside `P` loses too (the loser's stone there is one of those "other" cells). The side
+//! to move is therefore confined to the intersection of the proofs of its refuted moves (the
+//! must-play region), and a loss's proof is their union. The region starts out narrowed by the
 //! opponent's threats: its winning cells and, optionally, its semi-connections (cells where its
 //! stone would give it a virtual win, whose carriers the mover must intrude).
 
@@ -50,6 +49,13 @@ impl Keys {
         }
         h
     }
+
+    /// The search state of a position: stones, side to move, and the hashes of the position
+    /// and of its 180° rotation.
+    pub(crate) fn state(&self, geo: &Geometry, stones: [u128; 2], to_move: Color) -> State {
+        let rotated = stones.map(|s| geo.rotate(s));
+        State { stones, to_move, hash: self.hash(stones, to_move), rotated_hash: self.hash(rotated, to_move) }
+    }
 }
 
 /// A position inside the search: stones by colour (Black first), the side to move, the hash.
@@ -58,15 +64,53 @@ pub(crate) struct State {
     pub(crate) stones: [u128; 2],
     pub(crate) to_move: Color,
     pub(crate) hash: u64,
+    /// The hash of the position turned by 180° (the same game, so the table keeps one entry
+    /// for both: the one with the smaller hash).
+    pub(crate) rotated_hash: u64,
 }
 
 impl State {
     /// The position after the side to move plays on bit `m`.
-    fn play(&self, m: usize, keys: &Keys) -> State {
+    pub(crate) fn play(&self, m: usize, keys: &Keys, geo: &Geometry) -> State {
         let me = usize::from(self.to_move.index());
         let mut stones = self.stones;
         stones[me] |= 1 << m;
-        State { stones, to_move: self.to_move.opponent(), hash: self.hash ^ keys.stones[me][m] ^ keys.white }
+        State {
+            stones,
+            to_move: self.to_move.opponent(),
+            hash: self.hash ^ keys.stones[me][m] ^ keys.white,
+            rotated_hash: self.rotated_hash ^ keys.stones[me][geo.last - m] ^ keys.white,
+        }
+    }
+}
+
+/// A position as the table keeps it: of the position and its 180° rotation, the one with the
+/// smaller hash.
+pub(crate) struct Key {
+    hash: u64,
+    stones: [u128; 2],
+    tag: u16,
+    rotated: bool,
+}
+
+impl Key {
+    fn new(geo: &Geometry, state: &State, tag: u16, stones: [u128; 2]) -> Key {
+        if state.rotated_hash < state.hash {
+            Key { hash: state.rotated_hash, stones: stones.map(|s| geo.rotate(s)), tag, rotated: true }
+        } else {
+            Key { hash: state.hash, stones, tag, rotated: false }
+        }
+    }
+
+    /// A set of cells between the position's orientation and the table's (the rotation is its
+    /// own inverse, so one function serves both ways).
+    fn unorient(&self, geo: &Geometry, set: u128) -> u128 {
+        if self.rotated { geo.rotate(set) } else { set }
+    }
+
+    /// One cell between the two orientations.
+    fn unorient_bit(&self, geo: &Geometry, bit: usize) -> usize {
+        if self.rotated { geo.last - bit } else { bit }
     }
 }
 
@@ -99,58 +143,198 @@ pub(crate) struct Search<'a> {
     pub(crate) aborted: Option<Limit>,
 }
 
+/// Proof and disproof numbers at or above this are infinite.
+const INF: u32 = u32::MAX / 4;
+
+/// What a node is worth to the proof-number search: `phi` = 0 is a win for the side to move
+/// (with `proof` and `best`), `delta` = 0 a loss (with `proof`).
+#[derive(Clone, Copy, Debug)]
+struct Value {
+    phi: u32,
+    delta: u32,
+    proof: u128,
+    best: usize,
+}
+
+impl Value {
+    fn win(proof: u128, best: usize) -> Value {
+        Value { phi: 0, delta: INF, proof, best }
+    }
+
+    fn loss(proof: u128) -> Value {
+        Value { phi: INF, delta: 0, proof, best: usize::MAX }
+    }
+}
+
+/// A node before any child is searched: solved already, or the moves worth trying.
+enum Quick {
+    Solved(Value),
+    Open { must: u128, proof: u128 },
+}
+
+/// One child of a node in the proof-number search.
+struct Child {
+    m: usize,
+    state: State,
+    value: Value,
+}
+
 impl Search<'_> {
-    /// Who wins `state` with perfect play, with a proof set.
+    /// Who wins `state` with perfect play: depth-first proof-number search from the root with
+    /// infinite thresholds, until it is solved or a limit stops it.
     pub(crate) fn search(&mut self, state: &State) -> Outcome {
-        if let Some(limit) = self.check_limits() {
-            return Outcome::Unknown(limit);
+        loop {
+            let v = self.mid(state, INF, INF);
+            if let Some(limit) = self.aborted {
+                return Outcome::Unknown(limit);
+            }
+            if v.phi == 0 {
+                return Outcome::Win { proof: v.proof, best: v.best };
+            }
+            if v.delta == 0 {
+                return Outcome::Loss { proof: v.proof };
+            }
+        }
+    }
+
+    /// One multiple-iterative-deepening visit (Nagai's MID, in negamax form): searches below
+    /// `state` until its proof number reaches `th_phi` or its disproof number `th_delta`, or it
+    /// is solved. A node's proof number is the least disproof number of its children; its
+    /// disproof number the sum of their proof numbers.
+    fn mid(&mut self, state: &State, th_phi: u32, th_delta: u32) -> Value {
+        let unknown = Value { phi: 1, delta: 1, proof: 0, best: usize::MAX };
+        if self.check_limits().is_some() {
+            return unknown;
         }
         self.stats.nodes += 1;
         let start_nodes = self.stats.nodes;
         let geo = self.geo;
         let me = state.to_move;
-        let opp = me.opponent();
         let own = state.stones[usize::from(me.index())];
-        let other = state.stones[usize::from(opp.index())];
+        let other = state.stones[usize::from(me.opponent().index())];
         let empty = geo.cells & !own & !other;
-
         let wins = geo.winning_cells(me, own, empty);
         if wins != 0 {
             let best = lowest(wins);
-            return Outcome::Win { proof: 1 << best, best };
+            return Value::win(1 << best, best);
         }
         let tag = u16::from(geo.size) * 2 + u16::from(me.index());
-        if let Some(entry) = self.table.get(state.hash, [own, other], tag) {
-            self.stats.table_hits += 1;
-            return if entry.win {
-                Outcome::Win { proof: entry.proof, best: usize::from(entry.best) }
-            } else {
-                Outcome::Loss { proof: entry.proof }
-            };
+        let key = Key::new(geo, state, tag, [own, other]);
+        let (mut must, mut proof, prior_work) = match self.table.get(key.hash, key.stones, tag) {
+            Some(entry) => {
+                self.stats.table_hits += 1;
+                let e = *entry;
+                let proof = key.unorient(geo, e.proof);
+                if e.phi == 0 {
+                    return Value::win(proof, key.unorient_bit(geo, usize::from(e.best)));
+                }
+                if e.delta == 0 {
+                    return Value::loss(proof);
+                }
+                (key.unorient(geo, e.must), proof, e.work)
+            }
+            None => match self.quick(me, own, other, empty) {
+                Quick::Solved(v) => return self.store(&key, v, v.proof, start_nodes, 0),
+                Quick::Open { must, proof } => (must, proof, 0),
+            },
+        };
+
+        let mut children: Vec<Child> = self
+            .order(me, own, other, must)
+            .into_iter()
+            .map(|m| {
+                let child = state.play(m, self.keys, geo);
+                let value = self.lookup(&child);
+                Child { m, state: child, value }
+            })
+            .collect();
+        loop {
+            // Children won by the opponent narrow the region to their proofs; a child lost by
+            // the opponent wins the node.
+            for c in &children {
+                if c.value.phi == 0 {
+                    must &= c.value.proof;
+                    proof |= c.value.proof;
+                } else if c.value.delta == 0 {
+                    let v = Value::win(c.value.proof | 1 << c.m, c.m);
+                    return self.store(&key, v, 0, start_nodes, prior_work);
+                }
+            }
+            children.retain(|c| must >> c.m & 1 == 1 && c.value.phi != 0);
+            if children.is_empty() {
+                return self.store(&key, Value::loss(proof), 0, start_nodes, prior_work);
+            }
+            let mut phi = INF;
+            let mut delta = 0u32;
+            let mut best = 0;
+            let mut second = INF;
+            for (i, c) in children.iter().enumerate() {
+                delta = delta.saturating_add(c.value.phi).min(INF - 1);
+                if c.value.delta < phi {
+                    second = phi;
+                    phi = c.value.delta;
+                    best = i;
+                } else if c.value.delta < second {
+                    second = c.value.delta;
+                }
+            }
+            if phi >= th_phi || delta >= th_delta || self.aborted.is_some() {
+                let v = Value { phi, delta, proof, best: usize::MAX };
+                return self.store(&key, v, must, start_nodes, prior_work);
+            }
+            // The 1+ε trick: let the best child run a little past the second best, so the
+            // search does not flip between two near-equal children.
+            let child_th_delta = th_phi.min(second.saturating_add(second / 4).saturating_add(1)).min(INF);
+            let child_th_phi = th_delta - delta + children[best].value.phi;
+            let child_state = children[best].state;
+            children[best].value = self.mid(&child_state, child_th_phi, child_th_delta);
         }
+    }
+
+    /// The table's numbers for `state`, or (1, 1) for a position not seen yet.
+    fn lookup(&self, state: &State) -> Value {
+        let geo = self.geo;
+        let me = state.to_move;
+        let own = state.stones[usize::from(me.index())];
+        let other = state.stones[usize::from(me.opponent().index())];
+        let tag = u16::from(geo.size) * 2 + u16::from(me.index());
+        let key = Key::new(geo, state, tag, [own, other]);
+        match self.table.get(key.hash, key.stones, tag) {
+            Some(e) => Value {
+                phi: e.phi,
+                delta: e.delta,
+                proof: key.unorient(geo, e.proof),
+                best: if e.phi == 0 { key.unorient_bit(geo, usize::from(e.best)) } else { usize::MAX },
+            },
+            None => Value { phi: 1, delta: 1, proof: 0, best: usize::MAX },
+        }
+    }
+
+    /// What a node is known to be before searching its children: wins and losses found by
+    /// threats and virtual connections, otherwise the region the mover must play in.
+    fn quick(&mut self, me: Color, own: u128, other: u128, empty: u128) -> Quick {
+        let geo = self.geo;
+        let opp = me.opponent();
         if let Some(carrier) = virtual_win(geo, me, own, empty) {
             // Playing any carrier cell keeps the chain (it turns one link into adjacency).
-            let outcome = Outcome::Win { proof: carrier, best: lowest(carrier) };
-            return self.store(state, [own, other], tag, outcome, start_nodes);
+            return Quick::Solved(Value::win(carrier, lowest(carrier)));
         }
-
-        // The opponent's threats narrow the moves worth trying.
         let threats = geo.winning_cells(opp, other, empty);
         if threats.count_ones() >= 2 {
             let a = lowest(threats);
-            let proof = 1 << a | 1 << lowest(threats & !(1 << a));
-            return self.store(state, [own, other], tag, Outcome::Loss { proof }, start_nodes);
+            return Quick::Solved(Value::loss(1 << a | 1 << lowest(threats & !(1 << a))));
         }
         if let Some(carrier) = virtual_win(geo, opp, other, empty) {
-            return self.store(state, [own, other], tag, Outcome::Loss { proof: carrier }, start_nodes);
+            return Quick::Solved(Value::loss(carrier));
         }
-        let (mut must, mut proof) = if threats != 0 { (threats, threats) } else { (empty, 0) };
-        if self.semis && threats == 0 {
-            // A move that makes a virtual win for the mover wins at once; finding it here saves
-            // searching whatever the ordering would have tried first.
+        if threats != 0 {
+            return Quick::Open { must: threats, proof: threats };
+        }
+        let (mut must, mut proof) = (empty, 0);
+        if self.semis {
+            // A move that makes a virtual win for the mover wins at once.
             if let Some((best, region)) = semi_wins(geo, me, own, empty, empty).next() {
-                let outcome = Outcome::Win { proof: region, best };
-                return self.store(state, [own, other], tag, outcome, start_nodes);
+                return Quick::Solved(Value::win(region, best));
             }
             for key in bits(must) {
                 if must >> key & 1 == 0 {
@@ -162,39 +346,32 @@ impl Search<'_> {
                 }
             }
             if must == 0 {
-                return self.store(state, [own, other], tag, Outcome::Loss { proof }, start_nodes);
+                return Quick::Solved(Value::loss(proof));
             }
         }
-
-        for m in self.order(me, own, other, must) {
-            if must >> m & 1 == 0 {
-                continue; // refuted by the proof of a move tried earlier
-            }
-            match self.search(&state.play(m, self.keys)) {
-                Outcome::Loss { proof: p } => {
-                    let outcome = Outcome::Win { proof: p | 1 << m, best: m };
-                    return self.store(state, [own, other], tag, outcome, start_nodes);
-                }
-                Outcome::Win { proof: p, .. } => {
-                    must &= p;
-                    proof |= p;
-                }
-                unknown @ Outcome::Unknown(_) => return unknown,
-            }
-        }
-        self.store(state, [own, other], tag, Outcome::Loss { proof }, start_nodes)
+        Quick::Open { must, proof }
     }
 
-    /// Keeps `outcome` in the table and returns it.
-    fn store(&mut self, state: &State, stones: [u128; 2], tag: u16, outcome: Outcome, start: u64) -> Outcome {
+    /// Keeps `value` (with `must` for an open node) in the table and returns it.
+    fn store(&mut self, key: &Key, value: Value, must: u128, start: u64, prior_work: u32) -> Value {
+        if self.aborted.is_some() && value.phi != 0 && value.delta != 0 {
+            return value; // numbers from an interrupted search are not worth keeping
+        }
+        let geo = self.geo;
         let work = (self.stats.nodes - start + 1).min(u64::from(u32::MAX)) as u32;
-        let (win, best, proof) = match outcome {
-            Outcome::Win { proof, best } => (true, best as u8, proof),
-            Outcome::Loss { proof } => (false, u8::MAX, proof),
-            Outcome::Unknown(_) => return outcome,
+        let best = if value.phi == 0 { key.unorient_bit(geo, value.best) as u8 } else { u8::MAX };
+        let entry = Entry {
+            stones: key.stones,
+            must: key.unorient(geo, must),
+            proof: key.unorient(geo, value.proof),
+            phi: value.phi,
+            delta: value.delta,
+            work: prior_work.saturating_add(work),
+            tag: key.tag,
+            best,
         };
-        self.table.put(state.hash, Entry { stones, tag, win, best, proof, work });
-        outcome
+        self.table.put(key.hash, entry);
+        value
     }
 
     /// Whether a limit has been reached (and which), remembering it so the whole search stops.

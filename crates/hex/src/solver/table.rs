@@ -1,23 +1,28 @@
 //! The transposition table: a fixed number of slots, indexed by the Zobrist hash and verified
 //! against the whole position, so a hash collision can cost a lookup but never a wrong answer.
 
-/// What the table knows about one position.
+/// What the table knows about one position: proof and disproof numbers while it is open, the
+/// result and its proof set once solved.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Entry {
     /// The stones of the side to move, then of the other side.
     pub(crate) stones: [u128; 2],
+    /// Open: the moves still worth trying (the must-play region). Solved: unused.
+    pub(crate) must: u128,
+    /// Solved: the empty cells the result depends on (filling the others with the loser's
+    /// stones keeps the result). Open: the union of the proofs that narrowed `must`.
+    pub(crate) proof: u128,
+    /// Proof number of "the side to move wins": 0 when it does.
+    pub(crate) phi: u32,
+    /// Disproof number: 0 when the side to move loses.
+    pub(crate) delta: u32,
+    /// Nodes spent on the entry: the bigger, the more it is worth keeping.
+    pub(crate) work: u32,
     /// The board side and the colour to move (`size * 2 + colour`), so positions of different
     /// sizes or turns with the same stones never match.
     pub(crate) tag: u16,
-    /// Whether the side to move wins.
-    pub(crate) win: bool,
-    /// A winning move (a bit index) when `win`; `u8::MAX` otherwise.
+    /// A winning move (a bit index) when the side to move wins; `u8::MAX` otherwise.
     pub(crate) best: u8,
-    /// The empty cells the proof depends on: filling the others with the loser's stones keeps
-    /// the result.
-    pub(crate) proof: u128,
-    /// Nodes spent on the result: the bigger, the more it is worth keeping.
-    pub(crate) work: u32,
 }
 
 /// A two-way set-associative table: slot 0 of a pair keeps the entry that cost more work,

@@ -14,13 +14,14 @@ use super::geometry::{Geometry, bits, lowest};
 use crate::board::Color;
 
 /// The most groups the search of a chain considers; more is a board the solver never sees.
-const MAX_NODES: usize = 48;
+const MAX_NODES: usize = 24;
 
 /// How many steps the search for a chain with disjoint carriers may take. The search is a
 /// heuristic shortcut (failing to find a chain only costs search), so it is bounded.
 const MAX_STEPS: u32 = 400;
 
 /// The nodes (edges and groups) of one side and the empty cells next to each.
+#[derive(Clone)]
 struct Graph {
     len: usize,
     /// Empty cells next to node `i` (for an edge node: its empty edge cells too).
@@ -137,6 +138,9 @@ fn link(graph: &Graph, templates: &[Vec<(usize, u128)>; 2], a: usize, b: usize, 
 
 /// The cells `z` of `candidates` where a stone of `color` would make a virtual win, each with
 /// that win's carrier plus `z`: the opponent, to move, must play inside every such set.
+///
+/// The side's graph is built once; each candidate stone merges the nodes it touches into one,
+/// which is all that changes.
 pub(crate) fn semi_wins(
     geo: &Geometry,
     color: Color,
@@ -144,9 +148,56 @@ pub(crate) fn semi_wins(
     empty: u128,
     candidates: u128,
 ) -> impl Iterator<Item = (usize, u128)> + '_ {
-    bits(candidates & empty).filter_map(move |z| {
+    let base = build(geo, color, own, empty);
+    let templates = &geo.templates[usize::from(color.index())];
+    bits(if base.is_some() { candidates & empty } else { 0 }).filter_map(move |z| {
+        let base = base.as_ref()?;
         let key = 1u128 << z;
-        virtual_win(geo, color, own | key, empty & !key).map(|carrier| (z, carrier | key))
+        if base.liberties[0] == u128::MAX {
+            return Some((z, key));
+        }
+        let mut graph = base.clone();
+        graph.empty &= !key;
+        let around = geo.neighbours(key);
+        let [start, end] = geo.edges_of(color);
+        let touches = |i: usize, g: &Graph| match i {
+            0 => key & start != 0 || around & g.stones[0] != 0,
+            1 => key & end != 0 || around & g.stones[1] != 0,
+            _ => around & g.stones[i] != 0,
+        };
+        let touching: u32 = (0..graph.len).filter(|&i| touches(i, &graph)).fold(0, |set, i| set | 1 << i);
+        if touching & 3 == 3 {
+            return Some((z, key));
+        }
+        // The node that absorbs the stone: an edge it touches, else the first group, else a
+        // new node of its own.
+        let target = if touching == 0 {
+            graph.len += 1;
+            graph.len - 1
+        } else {
+            touching.trailing_zeros() as usize
+        };
+        if target >= MAX_NODES {
+            return None;
+        }
+        let mut stones = key;
+        let mut liberties = around & empty;
+        for i in bits(u128::from(touching)) {
+            stones |= graph.stones[i];
+            liberties |= graph.liberties[i];
+            if i != target {
+                graph.stones[i] = 0;
+                graph.liberties[i] = 0;
+            }
+        }
+        graph.stones[target] = stones;
+        graph.liberties[target] = liberties;
+        for lib in &mut graph.liberties[..graph.len] {
+            *lib &= !key;
+        }
+        let mut steps = 0;
+        let mut visited = 1u64;
+        chain(&graph, templates, 0, &mut visited, 0, &mut steps).map(|carrier| (z, carrier | key))
     })
 }
 
