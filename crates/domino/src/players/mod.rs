@@ -270,7 +270,15 @@ impl Omniscient {
                 })
                 .collect();
             let view = state.view(me);
-            let totals = pimc::world_totals(&view, state.rules(), &worlds, &moves, self.objective, None);
+            let totals = pimc::world_totals(
+                &view,
+                state.rules(),
+                &worlds,
+                &moves,
+                self.objective,
+                DRAW_PIMC_DEPTH,
+                None,
+            );
             return pimc::best_total(&totals);
         }
         let game = PerfectBlock { blocked: state.rules().blocked };
