@@ -21,14 +21,38 @@
 //!
 //! # Why these choices (measured)
 //!
-//! Two-distance instead of the seeds' shortest paths: a path that the opponent can cut with one
-//! stone is worth little, and two-distance counts only routes with two ways forward, which is
-//! what bridges give. The selective width is the biggest single gain: on 11×11 a full-width
-//! search spends its budget on depth 2 or 3, a width of 10–15 reaches depth 4–6 in the same
-//! nodes, and the cells it drops are those far from both players' routes. History ordering is
-//! off because it would override the potential order the move generator already gives. The
-//! measured results are in the crate's evaluation (`cargo xtask eval --game hex`, tiers 2
-//! and 3) and summed up in the module docs of [`StrongPlayer`].
+//! - **Two-distance** rather than the seeds' shortest paths: a path the opponent can cut with
+//!   one stone is worth little, and two-distance counts only routes with two ways forward,
+//!   which is what bridges give. (Tier 1 of `cargo xtask eval --game hex` pits the four
+//!   evaluations against each other in one depth-3 searcher.) Wolve's electrical resistance is
+//!   not implemented: two-distance already wins every pairing below.
+//! - **Selective width 12**: with 20,000 nodes a move, a full-width search completes depth 3
+//!   on 9×9 and 11×11, width 12 depth 6, width 6 depth 8 (mean of ~20 searches from 4
+//!   openings each). Head to head at 5,000 nodes a move on 9×9 (shared openings, colours
+//!   swapped), width 12 beat full width 27–13 in 40 games (68 %, 95 % interval 52–80 %); against
+//!   widths 6 and 20 it scored 9–11 and 13–7 in 20 games, noise level, so 12 stays, close to
+//!   Wolve's 15.
+//! - **History ordering off**: it would reorder by history score and override the potential
+//!   order the move generator gives; killers stay on.
+//! - **Bridge repair as a rule**: with it on, 9–11 against the same player with it off (noise
+//!   level); kept because it is the seed's rule and saves a search.
+//! - **No call to the exact solver** ([`crate::solver`]): it searches about 15,000 nodes a
+//!   second on 9×9, so a 20,000-node probe costs over a second a move, and in two 9×9
+//!   self-play games it first proved a result at moves 16 and 28, when the game was already
+//!   decided and this player's own search plays it out.
+//!
+//! Against the seed players at their default depth 3 (`cargo xtask eval --game hex`, tiers 2
+//! and 3: one random opening stone per pair of games, colours swapped, 20,000 nodes a move,
+//! which took 0.23–0.44 s a move on 9×9 and 0.25–0.28 s on 11×11, row means of wall time on a
+//! 2-core machine shared with other jobs, load 4–5):
+//!
+//! | board | madeup | coolcow | bridges | random |
+//! |---|---|---|---|---|
+//! | 9×9, 50 games | 49 (89.5–99.6 %) | 49 (89.5–99.6 %) | 50 (92.9–100 %) | 50 (92.9–100 %) |
+//! | 11×11, 20 games | 20 (83.9–100 %) | 20 (83.9–100 %) | 20 (83.9–100 %) | — |
+//!
+//! (Games won, 95 % Wilson interval in brackets.) The two losses were as White after strong
+//! Black openings (i1, g3), in games of 41 and 45 moves.
 //!
 //! # Examples
 //!
