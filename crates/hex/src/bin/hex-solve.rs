@@ -2,8 +2,10 @@
 //!
 //! ```text
 //! hex-solve --size N [--check FILE] [--max-nodes N] [--time-limit SECONDS] [--table-bits B]
-//!           [--no-semi]
+//!           [--no-semi] [--only CELL]
 //! ```
+//!
+//! `--only CELL` solves that one opening instead of the whole map (no drawing, no check).
 //!
 //! `--check FILE` compares the winning openings with the list for n in a JSON file shaped like
 //! `crates/hex/tests/data/hex-solved-openings.json` (`{"winning_openings": {"6": ["f1", …]}}`).
@@ -14,21 +16,23 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use hex::solver::{MAX_SOLVER_SIZE, Solver, SolverConfig};
-use hex::{Cell, move_name};
+use hex::{Cell, HexMove, Position, move_name, parse_cell};
 
 const USAGE: &str = "usage: hex-solve --size N [--check FILE] [--max-nodes N] [--time-limit SECONDS] \
-                     [--table-bits B] [--no-semi]";
+                     [--table-bits B] [--no-semi] [--only CELL]";
 
 /// The command line.
 struct Args {
     size: u32,
     check: Option<String>,
+    only: Option<String>,
     config: SolverConfig,
 }
 
 fn parse_args() -> Result<Args, String> {
     let mut size = None;
     let mut check = None;
+    let mut only = None;
     let mut config = SolverConfig::default();
     let mut args = std::env::args().skip(1);
     while let Some(flag) = args.next() {
@@ -52,6 +56,7 @@ fn parse_args() -> Result<Args, String> {
                 config.table_bits = bits;
             }
             "--no-semi" => config.semi_connections = false,
+            "--only" => only = Some(value()?),
             "--help" | "-h" => return Err(String::new()),
             other => return Err(format!("unknown argument {other:?}")),
         }
@@ -60,7 +65,10 @@ fn parse_args() -> Result<Args, String> {
     if !(1..=u32::from(MAX_SOLVER_SIZE)).contains(&size) {
         return Err(format!("--size must be from 1 to {MAX_SOLVER_SIZE}"));
     }
-    Ok(Args { size, check, config })
+    if only.is_some() && check.is_some() {
+        return Err("--only and --check do not go together".to_string());
+    }
+    Ok(Args { size, check, only, config })
 }
 
 fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {
@@ -112,6 +120,31 @@ fn main() -> ExitCode {
     };
 
     let mut solver = Solver::new(args.config);
+    if let Some(text) = &args.only {
+        let Ok(cell) = parse_cell(text, args.size as u8) else {
+            eprintln!("hex-solve: --only takes a cell of the board, not {text:?}");
+            return ExitCode::from(2);
+        };
+        let position = Position::new(args.size).expect("checked size").play(HexMove::Place(cell));
+        let solution =
+            position.map_err(|e| e.to_string()).and_then(|p| solver.solve(&p).map_err(|e| e.to_string()));
+        return match solution {
+            Ok(s) => {
+                println!(
+                    "{text}: {:?}; {} nodes, {} table hits, {:.3} s",
+                    s.verdict,
+                    s.stats.nodes,
+                    s.stats.table_hits,
+                    s.stats.time.as_secs_f64()
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("hex-solve: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     // Each opening's line is printed as soon as it is solved, so a long run shows progress.
     let print = |o: &hex::solver::Opening| {
         let result = match o.black_wins() {

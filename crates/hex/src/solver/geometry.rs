@@ -25,7 +25,14 @@ pub(crate) struct Geometry {
     pub(crate) templates: [[Vec<(usize, u128)>; 2]; 2],
     /// The bit of the last cell: the 180° rotation maps bit `i` to `last - i`.
     pub(crate) last: usize,
+    /// For each colour and each direction of [`RING`]: the cells whose neighbour that way is
+    /// off the board on that colour's edge (a corner's diagonal outside counts for nobody).
+    edge_side: [[u128; 6]; 2],
 }
+
+/// The six neighbour directions (row, column) in order around a cell: consecutive ones are
+/// neighbours of each other.
+const RING: [(i32, i32); 6] = [(-1, 0), (-1, 1), (0, 1), (1, 0), (1, -1), (0, -1)];
 
 impl Geometry {
     /// The geometry of an n×n board, `1 <= n <= MAX_SOLVER_SIZE`.
@@ -40,8 +47,24 @@ impl Geometry {
             centre: [u8::MAX; 128],
             templates: Default::default(),
             last: 0,
+            edge_side: [[0; 6]; 2],
         };
         g.last = g.index(Cell::new(size - 1, size - 1));
+        let n = i32::from(size);
+        for r in 0..n {
+            for c in 0..n {
+                let bit = g.bit(Cell::new(r as u8, c as u8));
+                for (d, (dr, dc)) in RING.into_iter().enumerate() {
+                    let (nr, nc) = (r + dr, c + dc);
+                    let (row_in, col_in) = ((0..n).contains(&nr), (0..n).contains(&nc));
+                    if !row_in && col_in {
+                        g.edge_side[0][d] |= bit;
+                    } else if row_in && !col_in {
+                        g.edge_side[1][d] |= bit;
+                    }
+                }
+            }
+        }
         let n = i32::from(size);
         for r in 0..size {
             for c in 0..size {
@@ -127,6 +150,28 @@ impl Geometry {
     #[inline]
     pub(crate) fn rotate(&self, set: u128) -> u128 {
         set.reverse_bits() >> (127 - self.last)
+    }
+
+    /// The empty cells that are dead: four neighbours in a row around the cell belong to one
+    /// colour (its stones, or its edge off the board). A stone there could only join cells
+    /// that are already joined, for either side, so no move there ever changes the winner.
+    /// `stones` are Black's, then White's (the edges differ).
+    pub(crate) fn dead_cells(&self, stones: [u128; 2], empty: u128) -> u128 {
+        let stride = self.stride as i32;
+        let mut dead = 0;
+        for (colour, own) in stones.into_iter().enumerate() {
+            // owned[d]: the cells whose neighbour in direction d is this colour's.
+            let owned: [u128; 6] = std::array::from_fn(|d| {
+                let (dr, dc) = RING[d];
+                let off = dr * stride + dc;
+                let shifted = if off > 0 { own >> off } else { own << -off };
+                (shifted & self.cells) | self.edge_side[colour][d]
+            });
+            for k in 0..6 {
+                dead |= owned[k] & owned[(k + 1) % 6] & owned[(k + 2) % 6] & owned[(k + 3) % 6];
+            }
+        }
+        dead & empty
     }
 
     /// Every cell next to a cell of `set` (and possibly cells of `set` itself).
@@ -230,6 +275,76 @@ mod tests {
             for r in 0..n {
                 for c in 0..n {
                     assert_eq!(g.rotate(g.bit(Cell::new(r, c))), g.bit(Cell::new(n - 1 - r, n - 1 - c)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn dead_cells_need_four_neighbours_in_a_row() {
+        let g = Geometry::new(4);
+        let b = |r, c| g.bit(Cell::new(r, c));
+        // Black b1 and c1 above b2, with a2... : b2's ring is a2? Use a1: its ring is top (Black),
+        // top-right (Black, off the board above), b1, b2? a1 = (0,0): up and up-right are
+        // Black's edge, left and down-left White's. With Black on b1 (right), three Black
+        // neighbours in a row is not enough.
+        let empty = g.cells & !b(0, 1);
+        assert_eq!(g.dead_cells([b(0, 1), 0], empty) & b(0, 0), 0);
+        // With Black on b1 and White on a2, a1's neighbours are Black, Black, Black(b1), White(a2)…
+        // still three. Black on b1 and a2 (down): top, top-right, right, down: four in a row.
+        let black = b(0, 1) | b(1, 0);
+        assert_eq!(g.dead_cells([black, 0], g.cells & !black) & b(0, 0), b(0, 0));
+        // An interior cell with four Black stones around it in a row is dead; with three, not.
+        let four = b(1, 1) | b(1, 2) | b(2, 2) | b(3, 1);
+        let centre = b(2, 1); // ring: (1,1) (1,2) (2,2) (3,1) (3,0) (2,0)
+        assert_eq!(g.dead_cells([four, 0], g.cells & !four) & centre, centre);
+        let three = b(1, 1) | b(1, 2) | b(3, 1);
+        assert_eq!(g.dead_cells([three, 0], g.cells & !three) & centre, 0);
+        // a3 with White on a2 and a4 and White's left edge: dead; the same stones Black's: not.
+        let (a3, pair) = (b(2, 0), b(1, 0) | b(3, 0));
+        assert_eq!(g.dead_cells([0, pair], g.cells & !pair) & a3, a3);
+        assert_eq!(g.dead_cells([pair, 0], g.cells & !pair) & a3, 0);
+    }
+
+    /// Every dead cell of many random positions, checked against its definition: on every
+    /// filling of the other empty cells, the winner does not depend on the cell's colour.
+    #[test]
+    fn dead_cells_are_dead_on_every_filling() {
+        let mut seed = 12345u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for n in 2..=6u8 {
+            let g = Geometry::new(n);
+            for _ in 0..400 {
+                let mut stones = [0u128; 2];
+                for b in bits(g.cells) {
+                    match next() % 5 {
+                        0 | 1 => stones[0] |= 1 << b,
+                        2 | 3 => stones[1] |= 1 << b,
+                        _ => {}
+                    }
+                }
+                let empty = g.cells & !stones[0] & !stones[1];
+                if empty.count_ones() > 16 {
+                    continue;
+                }
+                for c in bits(g.dead_cells(stones, empty)) {
+                    let rest: Vec<usize> = bits(empty & !(1 << c)).collect();
+                    for fill in 0..1u32 << rest.len() {
+                        let mut black = stones[0];
+                        for (i, &b) in rest.iter().enumerate() {
+                            if fill >> i & 1 == 1 {
+                                black |= 1 << b;
+                            }
+                        }
+                        let with = g.connects(Color::Black, black | 1 << c);
+                        let without = g.connects(Color::Black, black);
+                        assert_eq!(with, without, "{n}x{n} {stones:?} dead {c}");
+                    }
                 }
             }
         }

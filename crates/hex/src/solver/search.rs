@@ -330,10 +330,14 @@ impl Search<'_> {
         if threats != 0 {
             return Quick::Open { must: threats, proof: threats };
         }
-        let (mut must, mut proof) = (empty, 0);
+        // Dead cells are never better than any other move (a stone there changes nothing), so
+        // they are left out while anything else remains.
+        let by_colour = if me == Color::Black { [own, other] } else { [other, own] };
+        let live = empty & !geo.dead_cells(by_colour, empty);
+        let (mut must, mut proof) = (if live != 0 { live } else { empty }, 0);
         if self.semis {
             // A move that makes a virtual win for the mover wins at once.
-            if let Some((best, region)) = semi_wins(geo, me, own, empty, empty).next() {
+            if let Some((best, region)) = semi_wins(geo, me, own, empty, live).next() {
                 return Quick::Solved(Value::win(region, best));
             }
             for key in bits(must) {
