@@ -235,7 +235,16 @@ impl Search<'_> {
             }
             None => match self.quick(me, own, other, empty) {
                 Quick::Solved(v) => return self.store(&key, v, v.proof, start_nodes, 0),
-                Quick::Open { must, proof } => (must, proof, 0),
+                Quick::Open { must, proof } => {
+                    // Delayed expansion: estimate the numbers as if every child were new,
+                    // (1, moves), and stop here if that already reaches a threshold, as it
+                    // usually does on a first visit; the children are built on the next one.
+                    let v = Value { phi: 1, delta: must.count_ones(), proof, best: usize::MAX };
+                    if v.phi >= th_phi || v.delta >= th_delta {
+                        return self.store(&key, v, must, start_nodes, 0);
+                    }
+                    (must, proof, 0)
+                }
             },
         };
 

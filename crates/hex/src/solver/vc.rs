@@ -105,7 +105,8 @@ fn chain(
         if let Some(found) = chain(graph, templates, next, visited, carrier, steps) {
             return Some(found);
         }
-        *visited &= !(1 << next);
+        // A node that led nowhere stays visited: the search is then linear in the links, at
+        // the price of missing a chain that would reach it again with other carriers.
     }
     None
 }
@@ -150,14 +151,18 @@ pub(crate) fn semi_wins(
 ) -> impl Iterator<Item = (usize, u128)> + '_ {
     let base = build(geo, color, own, empty);
     let templates = &geo.templates[usize::from(color.index())];
+    // One scratch graph for all candidates: each copies only the base's nodes into it.
+    let mut scratch = base.clone();
     bits(if base.is_some() { candidates & empty } else { 0 }).filter_map(move |z| {
-        let base = base.as_ref()?;
+        let (base, graph) = (base.as_ref()?, scratch.as_mut()?);
         let key = 1u128 << z;
         if base.liberties[0] == u128::MAX {
             return Some((z, key));
         }
-        let mut graph = base.clone();
-        graph.empty &= !key;
+        graph.len = base.len;
+        graph.liberties[..base.len].copy_from_slice(&base.liberties[..base.len]);
+        graph.stones[..base.len].copy_from_slice(&base.stones[..base.len]);
+        graph.empty = base.empty & !key;
         let around = geo.neighbours(key);
         let [start, end] = geo.edges_of(color);
         let touches = |i: usize, g: &Graph| match i {
@@ -165,7 +170,7 @@ pub(crate) fn semi_wins(
             1 => key & end != 0 || around & g.stones[1] != 0,
             _ => around & g.stones[i] != 0,
         };
-        let touching: u32 = (0..graph.len).filter(|&i| touches(i, &graph)).fold(0, |set, i| set | 1 << i);
+        let touching: u32 = (0..graph.len).filter(|&i| touches(i, graph)).fold(0, |set, i| set | 1 << i);
         if touching & 3 == 3 {
             return Some((z, key));
         }
@@ -197,7 +202,7 @@ pub(crate) fn semi_wins(
         }
         let mut steps = 0;
         let mut visited = 1u64;
-        chain(&graph, templates, 0, &mut visited, 0, &mut steps).map(|carrier| (z, carrier | key))
+        chain(graph, templates, 0, &mut visited, 0, &mut steps).map(|carrier| (z, carrier | key))
     })
 }
 
