@@ -98,8 +98,11 @@ impl HexPlayerSpec {
         }
     }
 
-    fn build(self, seed: u64) -> Box<dyn HexPlayer> {
-        match self {
+    fn build(self, seed: u64) -> Built {
+        if let HexPlayerSpec::Strong(nodes) = self {
+            return Built::Strong(Box::new(StrongPlayer::new(StrongConfig::nodes(nodes))));
+        }
+        Built::Other(match self {
             HexPlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
             HexPlayerSpec::Madeup(d) => Box::new(MadeupPlayer::new(MadeupConfig {
                 search: SearchConfig::depth(d),
@@ -111,7 +114,31 @@ impl HexPlayerSpec {
                 ..Default::default()
             })),
             HexPlayerSpec::Searcher(eval, depth) => Box::new(EvalSearcher { eval, depth }),
-            HexPlayerSpec::Strong(nodes) => Box::new(StrongPlayer::new(StrongConfig::nodes(nodes))),
+            HexPlayerSpec::Strong(_) => unreachable!("built above"),
+        })
+    }
+}
+
+/// A player built for one game; the strong player is kept as itself so that its search
+/// statistics can be read.
+enum Built {
+    Strong(Box<StrongPlayer>),
+    Other(Box<dyn HexPlayer>),
+}
+
+impl Built {
+    fn player(&mut self) -> &mut dyn HexPlayer {
+        match self {
+            Built::Strong(player) => player.as_mut(),
+            Built::Other(player) => player.as_mut(),
+        }
+    }
+
+    /// The nodes of the last move's search (0 for a rule move or a player that does not count).
+    fn last_nodes(&self) -> u64 {
+        match self {
+            Built::Strong(player) => player.last_search().map_or(0, |s| s.result.stats.nodes),
+            Built::Other(_) => 0,
         }
     }
 }
@@ -183,15 +210,20 @@ impl HexRow {
         let mut moves = 1u64;
         let mut strong_time = 0.0;
         let mut strong_moves = 0u64;
+        let mut a_nodes = 0u64;
         while position.winner().is_none() {
             let a_turn = position.to_move() == a_color;
-            let (player, spec) = if a_turn { (a.as_mut(), self.a) } else { (b.as_mut(), self.b) };
+            let (built, spec) = if a_turn { (&mut a, self.a) } else { (&mut b, self.b) };
             let thinking = Instant::now();
-            let mv = player.choose(&position);
+            let mv = built.player().choose(&position);
             if matches!(spec, HexPlayerSpec::Strong(_)) {
                 strong_time += thinking.elapsed().as_secs_f64();
                 strong_moves += 1;
             }
+            if a_turn {
+                a_nodes += built.last_nodes();
+            }
+            let player = built.player();
             position = position
                 .play(mv)
                 .unwrap_or_else(|e| panic!("{row} game {index}: {} played {mv:?}: {e}", player.name()));
@@ -226,7 +258,7 @@ impl HexRow {
             max_tile: None,
             moves,
             seconds,
-            nodes: 0,
+            nodes: a_nodes,
             replay: format!(
                 "{0}x{0} Hex from Black {1} (seed {seed}): {2} as {3} against {4}",
                 self.size,
@@ -299,6 +331,7 @@ mod tests {
         );
         assert_eq!(first.game, "hex");
         assert!(first.settings.contains_key("strong_s_per_move"));
+        assert!(first.nodes > 0, "the strong player's search nodes are recorded");
         // A node budget makes a game replay exactly.
         assert_eq!(row.run(0, 5).moves, first.moves);
     }
