@@ -328,7 +328,7 @@ fn estimate(b: &Belief, our_turn: bool) -> f64 {
 /// game, so any small chance of the game ending inside the horizon outweighed every position
 /// at the horizon; in the Block game it scored 0.515 [0.500, 0.530] against
 /// [`Greedy`](super::Greedy) at depth 4 over 4,000 games, and 0.590 [0.575, 0.605] with the
-/// values on one scale (`docs/eval-domino-1000-summary.md` has the tiers' numbers).
+/// values on one scale (`docs/eval-domino-2000-summary.md` has the tiers' numbers).
 ///
 /// A single legal move is played without search; ties go to the first best move in legal-move
 /// order. The search has no pruning: depth 6 takes about 5 ms a game in the Block game and
