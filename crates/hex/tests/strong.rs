@@ -114,3 +114,19 @@ fn beats_the_random_player_with_either_colour() {
         }
     }
 }
+
+#[test]
+fn a_time_budget_is_kept_and_the_swap_is_a_candidate() {
+    let mut player = StrongPlayer::new(StrongConfig::time(std::time::Duration::from_millis(50)));
+    let start = Position::new(9).unwrap();
+    let clock = std::time::Instant::now();
+    let mv = player.choose(&start);
+    // Generous: a debug build on a loaded machine reads the clock every 256 nodes.
+    assert!(clock.elapsed() < std::time::Duration::from_secs(3), "{:?}", clock.elapsed());
+    assert!(start.play(mv).is_ok());
+    // With the swap rule on, White's answer to the centre may be the swap; either way it is legal.
+    let pos = Position::with_swap(5, true).unwrap().play(place(2, 2)).unwrap();
+    assert!(StrongGame::new(5, 4).ordered_moves(&pos).contains(&HexMove::Swap));
+    let mut white = StrongPlayer::new(StrongConfig::nodes(300));
+    assert!(pos.play(white.choose(&pos)).is_ok());
+}
