@@ -2,9 +2,10 @@
 
 use domino::matches::{play_game, play_match};
 use domino::players::{
-    Contestant, DominoPlayer, ExpectimaxPlayer, Greedy, MinNode, RandomPlayer, SeedPlayer,
+    Contestant, DominoPlayer, ExpectimaxPlayer, Greedy, MinNode, PimcPlayer, RandomPlayer, SeedPlayer,
 };
-use domino::{Move, Rules, State};
+use domino::solver::Objective;
+use domino::{Move, Rules, State, Tile, TileSet};
 
 #[test]
 fn plays_legal_moves_over_whole_games_in_both_variants() {
@@ -131,4 +132,30 @@ fn strength() {
             }
         }
     }
+}
+
+/// A position where the first version chose wrong (found by comparing it with the fixed player
+/// over greedy games). The opponent has just passed on 3 and 5, so it holds neither: 3-3 on the
+/// 3 keeps both ends out of its reach, 3-6 opens a 6 for it. Averaged over the opponent's 462
+/// possible hands, each solved exactly, 3-3 is worth +0.81 (wins − losses per game) and 3-6
+/// +0.18; the first version, whose horizon values were tiny beside ±1000 for a finished game,
+/// played 3-6 at depth 4.
+#[test]
+fn keeps_the_ends_the_opponent_lacks() {
+    let hand = |s: &str| s.split(' ').map(|t| t.parse::<Tile>().unwrap()).collect::<TileSet>();
+    let h0 = hand("0-3 0-4 1-3 3-3 3-6 4-6 6-6");
+    let h1 = hand("0-2 1-1 1-4 1-6 2-2 2-6 5-6");
+    let dead: Vec<Tile> = (h0 | h1).complement().iter().collect();
+    let mut s = State::from_hands(Rules::block(), [h0, h1], &dead).unwrap();
+    for mv in ["6-6", "5-6@6", "4-6@6", "1-4@4", "1-3@1"] {
+        s.play(mv.parse().unwrap()).unwrap();
+    }
+    // Player 1 could not cover 3 or 5 and passed.
+    assert_eq!((s.to_move(), s.ends()), (0, Some((3, 5))));
+    let view = s.view(0);
+    let keep: Move = "3-3@3".parse().unwrap();
+    assert_eq!(ExpectimaxPlayer { depth: 4 }.choose(&view, s.rules()), keep);
+    // The exhaustive perfect-information average (every consistent hand, 462 < 2,000) agrees.
+    let mut exhaustive = PimcPlayer::new(50, Objective::WinLoss, 1, 1);
+    assert_eq!(exhaustive.choose(&view, s.rules()), keep);
 }
