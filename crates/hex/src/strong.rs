@@ -160,8 +160,8 @@ impl Default for StrongConfig {
 /// - else if the opponent could connect at once: the cells where it could (playing elsewhere
 ///   loses at once, and with two such cells the game is lost whatever is played);
 /// - else the bridge repairs, then the empty cells with the lowest sum of both colours'
-///   two-distance potentials, up to `width` cells in all (ties row by row), then the swap when
-///   it is legal.
+///   two-distance potentials, up to `width` cells in all (ties nearest the centre first, then
+///   row by row), then the swap when it is legal.
 ///
 /// A winning cell is one with potential 2: it touches both the colour's edges, directly or
 /// through its groups. The positions, hashes and move indices are those of [`crate::HexGame`].
@@ -204,6 +204,14 @@ impl StrongGame {
     }
 }
 
+/// Twice the hex distance from `cell` to the middle of an n×n board (doubled, so that the
+/// middle of an even board, between cells, is exact).
+fn centre_distance(cell: Cell, size: u8) -> u8 {
+    let dr = 2 * i16::from(cell.row) - (i16::from(size) - 1);
+    let dc = 2 * i16::from(cell.col) - (i16::from(size) - 1);
+    dr.abs().max(dc.abs()).max((dr + dc).abs()) as u8
+}
+
 /// The empty cells with potential 2 (a stone there connects at once), row by row.
 fn winning_cells(board: &Board, twod: &TwoDistances) -> impl Iterator<Item = Cell> {
     board.empty_cells().filter(move |&c| twod.potential(c) == Some(2))
@@ -239,14 +247,20 @@ impl Game for StrongGame {
         // A cell without a potential for a colour lies on none of its two-way routes; it counts
         // as far as the worst possible potential.
         let far = 4 * u32::from(self.size) * u32::from(self.size);
-        let mut ranked: Vec<(u32, Cell)> = board
+        // Equal sums are common (on the empty board the whole short diagonal ties); nearer the
+        // centre comes first, since the search keeps the first of equal moves and a corner
+        // stone is worth far less than a central one.
+        let mut ranked: Vec<(u32, u8, Cell)> = board
             .empty_cells()
             .filter(|c| !repairs.contains(c))
-            .map(|c| (mine.potential(c).unwrap_or(far) + theirs.potential(c).unwrap_or(far), c))
+            .map(|c| {
+                let sum = mine.potential(c).unwrap_or(far) + theirs.potential(c).unwrap_or(far);
+                (sum, centre_distance(c, self.size), c)
+            })
             .collect();
         ranked.sort_unstable();
         let room = if self.width == 0 { ranked.len() } else { self.width.saturating_sub(repairs.len()) };
-        moves.extend(ranked.iter().take(room.max(1)).map(|&(_, c)| HexMove::Place(c)));
+        moves.extend(ranked.iter().take(room.max(1)).map(|&(_, _, c)| HexMove::Place(c)));
         if position.can_swap() {
             moves.push(HexMove::Swap);
         }
