@@ -60,9 +60,11 @@ fn the_width_limits_the_moves_searched() {
     let start = Position::new(9).unwrap();
     assert_eq!(StrongGame::new(9, 10).ordered_moves(&start).len(), 10);
     assert_eq!(StrongGame::new(9, 0).ordered_moves(&start).len(), 81);
-    // On the empty board the best cells by potential include the short diagonal's middle.
+    // On the empty board the whole short diagonal ties; the centre comes first, not a corner.
     let first = StrongGame::new(9, 10).ordered_moves(&start);
-    assert!(first.contains(&place(4, 4)), "{first:?}");
+    assert_eq!(first[0], place(4, 4), "{first:?}");
+    let mut player = StrongPlayer::new(StrongConfig::nodes(1_000));
+    assert_eq!(player.choose(&Position::new(7).unwrap()), place(3, 3));
 }
 
 /// The moves of a game between two players from `start`, and the winner.
