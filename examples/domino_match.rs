@@ -8,8 +8,9 @@
 //!
 //! The players: `random` (a uniformly random legal move), `greedy` (the heaviest tile that fits),
 //! `seed` (the seed program's depth-limited search), `pimc` (perfect-information Monte Carlo:
-//! sample the opponent's hand, solve each sample exactly) and `expectimax` (a search with the
-//! opponent's replies as chance nodes; in the Draw game it plays greedily).
+//! sample the opponent's hand, solve each sample exactly) and `expectimax` (a search over the
+//! opponent's hidden hand with exact counting: the opponent plays its best held tile, our draws
+//! are chance nodes).
 //!
 //! ```text
 //! cargo run --release --example domino_match -- --a pimc --b greedy --deals 100 --variant block

@@ -524,7 +524,7 @@ pub fn play_match(
 /// Plays game number `game`.
 fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<GameResult, MatchError> {
     let started = Instant::now();
-    let black = if game % 2 == 0 { EngineId::A } else { EngineId::B };
+    let black = if game.is_multiple_of(2) { EngineId::A } else { EngineId::B };
     let engine_of = |color: Color| if color == Color::Black { black } else { black.other() };
     let opening = HexMove::Place(opening_cell(config.seed, game / 2, config.size));
     let mut position = Position::new(u32::from(config.size)).expect("the size is checked before");
