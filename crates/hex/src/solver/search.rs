@@ -293,7 +293,7 @@ impl Search<'_> {
             }
             // The 1+ε trick: let the best child run a little past the second best, so the
             // search does not flip between two near-equal children.
-            let child_th_delta = th_phi.min(second.saturating_add(second / 4).saturating_add(1)).min(INF);
+            let child_th_delta = th_phi.min(second.saturating_add(second / 2).saturating_add(1)).min(INF);
             let child_th_phi = th_delta - delta + children[best].value.phi;
             let child_state = children[best].state;
             children[best].value = self.mid(&child_state, child_th_phi, child_th_delta);
