@@ -287,8 +287,17 @@ fn tier_table(out: &mut String, rows: &[&RowSummary], with_seed: bool) {
     } else {
         "win % [95% CI]"
     };
-    let mut names = vec!["row", "agent", "heuristic", "depth", "games", score, "avg moves", "avg s/game"];
-    names.extend(["max s/game", "moves/s", "avg score", "nodes/s"]);
+    // Only 2048 rows vary the heuristic and have a score worth averaging; the other games name
+    // the opponent in that column, and a Hex game's "score" is just its win.
+    let is_2048 = rows.iter().all(|r| r.game == "2048");
+    let with_score = !rows.iter().any(|r| r.game == "hex");
+    let second = if is_2048 { "heuristic" } else { "opponent" };
+    let mut names = vec!["row", "agent", second, "depth", "games", score, "avg moves", "avg s/game"];
+    names.extend(["max s/game", "moves/s"]);
+    if with_score {
+        names.push("avg score");
+    }
+    names.push("nodes/s");
     if with_seed {
         names.extend(["seed games", "seed win % [95% CI]", "seed moves", "seed s/game"]);
     }
@@ -310,9 +319,12 @@ fn tier_table(out: &mut String, rows: &[&RowSummary], with_seed: bool) {
             seconds(row.avg_seconds),
             seconds(row.max_seconds),
             rate(row.moves_per_second),
-            format!("{:.0}", row.avg_score),
-            rate(row.nodes_per_second),
         ];
+        if with_score {
+            cells.push(format!("{:.0}", row.avg_score));
+        }
+        // A player that does not search (or does not count its nodes) has no rate to show.
+        cells.push(if row.nodes_per_second > 0.0 { rate(row.nodes_per_second) } else { DASH.into() });
         if with_seed {
             match row.published() {
                 Some(seed) => {
