@@ -17,6 +17,13 @@
 //!
 //! Limits (nodes, time) make the solver answer [`Verdict::Unknown`] instead of running on.
 //!
+//! Measured (release, one thread, a shared 2-core machine, default table): every opening of
+//! 4x4 in 419 nodes and 1.4 ms, of 5x5 in about 110,000 nodes and 0.3–0.5 s, of 6x6 in
+//! 122 million nodes and 8 minutes (two openings, a3 and f3, take three quarters of that; the
+//! rotated half of the board comes from the table). Benzene's DFPN does 6x6 in 6.8 s: its
+//! H-search and inferior-cell analysis prune far more. 7x7 is out of reach: the centre opening
+//! is unsolved after 32 million nodes and 4 minutes.
+//!
 //! # Examples
 //!
 //! ```
