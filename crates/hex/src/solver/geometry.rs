@@ -174,6 +174,76 @@ impl Geometry {
         dead & empty
     }
 
+    /// For one colour (0 Black) and stones `own`: for each direction of [`RING`], the cells
+    /// whose neighbour that way is one of the stones or the colour's edge off the board.
+    fn owned(&self, colour: usize, own: u128) -> [u128; 6] {
+        std::array::from_fn(|d| self.toward(own, d) | self.edge_side[colour][d])
+    }
+
+    /// The cells whose neighbour in direction `d` of [`RING`] is in `set`.
+    #[inline]
+    fn toward(&self, set: u128, d: usize) -> u128 {
+        let (dr, dc) = RING[d];
+        let off = dr * self.stride as i32 + dc;
+        let shifted = if off > 0 { set >> off } else { set << -off };
+        shifted & self.cells
+    }
+
+    /// The cells with four neighbours in a row (around the ring) in `owned`.
+    #[inline]
+    fn four_in_a_row(owned: &[u128; 6]) -> u128 {
+        (0..6).fold(0, |acc, k| acc | owned[k] & owned[(k + 1) % 6] & owned[(k + 2) % 6] & owned[(k + 3) % 6])
+    }
+
+    /// Fill-in: the stones (Black's, then White's) with dead and captured cells filled, until
+    /// none is left. A dead cell takes the colour of the four stones that kill it (its colour
+    /// never matters). Two adjacent empty cells are *captured* by a colour when a stone of that
+    /// colour on either makes the other dead: if the opponent takes one, the owner answers on
+    /// the other and the intruding stone is dead, as good as the owner's, so the owner may be
+    /// given both at once without changing who wins, whoever is to move. The bridge to the
+    /// edge (a stone on the second row and its two empty edge cells) is the common case.
+    pub(crate) fn fill_in(&self, mut stones: [u128; 2]) -> [u128; 2] {
+        'again: loop {
+            let empty = self.cells & !stones[0] & !stones[1];
+            if empty == 0 {
+                return stones;
+            }
+            let owned = [self.owned(0, stones[0]), self.owned(1, stones[1])];
+            let mut any_dead = false;
+            for colour in 0..2 {
+                let dead = Self::four_in_a_row(&owned[colour]) & empty;
+                if dead != 0 {
+                    // Several dead cells at once: each stays dead whatever the others become.
+                    stones[colour] |= dead;
+                    any_dead = true;
+                }
+            }
+            if any_dead {
+                continue;
+            }
+            for colour in 0..2 {
+                // dead_if[d]: empty cells whose empty neighbour in direction d, if it were
+                // this colour's, would make them dead.
+                let dead_if: [u128; 6] = std::array::from_fn(|d| {
+                    let next_empty = self.toward(empty, d) & empty;
+                    let mut with = owned[colour];
+                    with[d] |= next_empty;
+                    Self::four_in_a_row(&with) & next_empty
+                });
+                for d in 0..3 {
+                    let pairs = dead_if[d] & self.toward(dead_if[d + 3], d);
+                    if pairs != 0 {
+                        let a = pairs & pairs.wrapping_neg();
+                        let b = self.toward(a, d + 3);
+                        stones[colour] |= a | b;
+                        continue 'again;
+                    }
+                }
+            }
+            return stones;
+        }
+    }
+
     /// Every cell next to a cell of `set` (and possibly cells of `set` itself).
     #[inline]
     pub(crate) fn neighbours(&self, set: u128) -> u128 {
@@ -348,6 +418,80 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Whether `mover` (0 Black) wins with perfect play from `stones`, by plain negamax.
+    fn negamax(g: &Geometry, stones: [u128; 2], mover: usize) -> bool {
+        let colour = |i: usize| if i == 0 { Color::Black } else { Color::White };
+        if g.connects(colour(mover), stones[mover]) {
+            return true;
+        }
+        if g.connects(colour(1 - mover), stones[1 - mover]) {
+            return false;
+        }
+        bits(g.cells & !stones[0] & !stones[1]).any(|b| {
+            let mut next = stones;
+            next[mover] |= 1 << b;
+            !negamax(g, next, 1 - mover)
+        })
+    }
+
+    /// Fill-in never changes the winner, whoever is to move, on many random small positions
+    /// (checked by plain negamax on both the position and its filled version).
+    #[test]
+    fn fill_in_keeps_the_winner() {
+        let mut seed = 4242u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut filled_some = 0;
+        for n in 2..=5u8 {
+            let g = Geometry::new(n);
+            for _ in 0..2500 {
+                let mut stones = [0u128; 2];
+                for b in bits(g.cells) {
+                    match next() % 7 {
+                        0..=2 => stones[0] |= 1 << b,
+                        3..=5 => stones[1] |= 1 << b,
+                        _ => {}
+                    }
+                }
+                let empty = g.cells & !stones[0] & !stones[1];
+                if empty.count_ones() > 9 {
+                    continue;
+                }
+                let filled = g.fill_in(stones);
+                assert_eq!(filled[0] & stones[1], 0);
+                assert_eq!(filled[1] & stones[0], 0);
+                if filled == stones {
+                    continue;
+                }
+                filled_some += 1;
+                for mover in 0..2 {
+                    assert_eq!(
+                        negamax(&g, stones, mover),
+                        negamax(&g, filled, mover),
+                        "{n}x{n} {stones:?} filled {filled:?} mover {mover}"
+                    );
+                }
+            }
+        }
+        assert!(filled_some > 100, "only {filled_some} positions had anything to fill");
+    }
+
+    #[test]
+    fn bridge_to_edge_cells_are_captured() {
+        // 4x4: Black b2 with a1? b2 = (1, 1) touches (0, 1) and (0, 2) on Black's top edge.
+        let g = Geometry::new(4);
+        let b = |r, c| g.bit(Cell::new(r, c));
+        let filled = g.fill_in([b(1, 1), 0]);
+        assert_eq!(filled[0] & (b(0, 1) | b(0, 2)), b(0, 1) | b(0, 2));
+        // The same stone is White's: White's edges are the columns, so nothing on row 0.
+        let filled = g.fill_in([0, b(1, 1)]);
+        assert_eq!(filled[1] & (b(0, 1) | b(0, 2)), 0);
     }
 
     #[test]

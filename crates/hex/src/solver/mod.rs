@@ -324,7 +324,7 @@ impl Solver {
             }
             match search.search(&child) {
                 Outcome::Loss { .. } => winners.push(m),
-                Outcome::Win { proof, .. } => candidates &= proof | !empty,
+                Outcome::Win { proof, .. } => candidates &= proof | child.filled | !empty,
                 Outcome::Unknown(limit) => return Err(SolveError::Unknown(limit)),
             }
         }

@@ -54,7 +54,13 @@ impl Keys {
     /// and of its 180° rotation.
     pub(crate) fn state(&self, geo: &Geometry, stones: [u128; 2], to_move: Color) -> State {
         let rotated = stones.map(|s| geo.rotate(s));
-        State { stones, to_move, hash: self.hash(stones, to_move), rotated_hash: self.hash(rotated, to_move) }
+        State {
+            stones,
+            to_move,
+            hash: self.hash(stones, to_move),
+            rotated_hash: self.hash(rotated, to_move),
+            filled: 0,
+        }
     }
 }
 
@@ -67,20 +73,32 @@ pub(crate) struct State {
     /// The hash of the position turned by 180° (the same game, so the table keeps one entry
     /// for both: the one with the smaller hash).
     pub(crate) rotated_hash: u64,
+    /// The cells [`Geometry::fill_in`] filled after the last move (0 at the root). A result
+    /// proved on the filled position holds for the unfilled one only with these cells in its
+    /// proof set: they are empty there, and only the fill-in makes them irrelevant.
+    pub(crate) filled: u128,
 }
 
 impl State {
-    /// The position after the side to move plays on bit `m`.
+    /// The position after the side to move plays on bit `m`, with dead and captured cells
+    /// filled in.
     pub(crate) fn play(&self, m: usize, keys: &Keys, geo: &Geometry) -> State {
         let me = usize::from(self.to_move.index());
         let mut stones = self.stones;
         stones[me] |= 1 << m;
-        State {
-            stones,
-            to_move: self.to_move.opponent(),
-            hash: self.hash ^ keys.stones[me][m] ^ keys.white,
-            rotated_hash: self.rotated_hash ^ keys.stones[me][geo.last - m] ^ keys.white,
+        let mut hash = self.hash ^ keys.stones[me][m] ^ keys.white;
+        let mut rotated_hash = self.rotated_hash ^ keys.stones[me][geo.last - m] ^ keys.white;
+        let filled_stones = geo.fill_in(stones);
+        let mut filled = 0;
+        for colour in 0..2 {
+            let new = filled_stones[colour] & !stones[colour];
+            filled |= new;
+            for b in bits(new) {
+                hash ^= keys.stones[colour][b];
+                rotated_hash ^= keys.stones[colour][geo.last - b];
+            }
         }
+        State { stones: filled_stones, to_move: self.to_move.opponent(), hash, rotated_hash, filled }
     }
 }
 
@@ -213,6 +231,13 @@ impl Search<'_> {
         let own = state.stones[usize::from(me.index())];
         let other = state.stones[usize::from(me.opponent().index())];
         let empty = geo.cells & !own & !other;
+        // The fill-in after the last move may have completed a connection for either side.
+        if geo.connects(me.opponent(), other) {
+            return Value::loss(0);
+        }
+        if geo.connects(me, own) {
+            return Value::win(0, lowest(empty | geo.cells));
+        }
         let wins = geo.winning_cells(me, own, empty);
         if wins != 0 {
             let best = lowest(wins);
@@ -262,10 +287,10 @@ impl Search<'_> {
             // the opponent wins the node.
             for c in &children {
                 if c.value.phi == 0 {
-                    must &= c.value.proof;
-                    proof |= c.value.proof;
+                    must &= c.value.proof | c.state.filled;
+                    proof |= c.value.proof | c.state.filled;
                 } else if c.value.delta == 0 {
-                    let v = Value::win(c.value.proof | 1 << c.m, c.m);
+                    let v = Value::win(c.value.proof | c.state.filled | 1 << c.m, c.m);
                     return self.store(&key, v, 0, start_nodes, prior_work);
                 }
             }
