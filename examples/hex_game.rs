@@ -3,7 +3,8 @@
 //! Black moves first and connects top to bottom; White connects left to right. Each side is one
 //! of the crate's players behind the [`HexPlayer`] trait: a uniformly random mover, or one of the
 //! three seed players (madeup, coolcow, bridges), which search `--depth` moves ahead with
-//! `search-core`'s alpha-beta. The example asks the side to move for a move, plays it on the
+//! `search-core`'s alpha-beta, or the strong player (selective iterative deepening on
+//! two-distance potentials) with a budget of `--nodes` search nodes a move. The example asks the side to move for a move, plays it on the
 //! [`Position`] and prints the board, until a side connects its edges (Hex has no draws).
 //!
 //! ```text
@@ -14,6 +15,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use hex::players::{BridgesConfig, BridgesPlayer, CoolcowPlayer, MadeupConfig, MadeupPlayer, SearchConfig};
+use hex::strong::{StrongConfig, StrongPlayer};
 use hex::{HexPlayer, MAX_SIZE, Position, RandomPlayer, move_name, showboard};
 
 /// What the command line asks for.
@@ -22,18 +24,20 @@ struct Settings {
     white: String,
     size: u32,
     depth: u32,
+    nodes: u64,
     seed: u64,
     quiet: bool,
 }
 
-const PLAYERS: [&str; 4] = ["random", "madeup", "coolcow", "bridges"];
+const PLAYERS: [&str; 5] = ["random", "madeup", "coolcow", "bridges", "strong"];
 
 const USAGE: &str = "usage: cargo run --release --example hex_game -- [options]
 
-  --black P    Black's player: random, madeup, coolcow or bridges (default bridges)
+  --black P    Black's player: random, madeup, coolcow, bridges or strong (default bridges)
   --white P    White's player, the same choices (default madeup)
   --size N     board size, from 1 to 19 (default 7)
-  --depth D    search depth in moves of the searching players, from 1 to 6 (default 3)
+  --depth D    search depth in moves of the seed players, from 1 to 6 (default 3)
+  --nodes N    the strong player's search nodes per move, from 1 to 10^9 (default 20000)
   --seed N     seed of the random players (default 1)
   --quiet      print the board only at the end";
 
@@ -44,6 +48,7 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Settings>
         white: "madeup".to_string(),
         size: 7,
         depth: 3,
+        nodes: 20_000,
         seed: 1,
         quiet: false,
     };
@@ -56,7 +61,7 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Settings>
                 settings.quiet = true;
                 continue;
             }
-            "--black" | "--white" | "--size" | "--depth" | "--seed" => {}
+            "--black" | "--white" | "--size" | "--depth" | "--nodes" | "--seed" => {}
             _ => return Err(format!("unknown argument `{arg}`")),
         }
         let Some(text) = args.next() else {
@@ -79,6 +84,7 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Settings>
             }
             "--size" => settings.size = whole(1, u64::from(MAX_SIZE))? as u32,
             "--depth" => settings.depth = whole(1, 6)? as u32,
+            "--nodes" => settings.nodes = whole(1, 1_000_000_000)?,
             _ => settings.seed = whole(0, u64::MAX)?,
         }
     }
@@ -87,13 +93,17 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Settings>
 
 /// Step 1: a player by name. Every player is a `Box<dyn HexPlayer>`, so the game loop does not
 /// care which is which. The searching players take a `SearchConfig`; `ordered()` turns on killer
-/// and history move ordering, which makes alpha-beta faster without changing the value.
-fn make_player(name: &str, depth: u32, seed: u64) -> Box<dyn HexPlayer> {
+/// and history move ordering, which makes alpha-beta faster without changing the value. The
+/// strong player gets a node budget rather than a time limit, so the game is the same on any
+/// machine.
+fn make_player(name: &str, settings: &Settings, seed: u64) -> Box<dyn HexPlayer> {
+    let depth = settings.depth;
     let search = SearchConfig::depth(depth).ordered();
     match name {
         "random" => Box::new(RandomPlayer::new(seed)),
         "madeup" => Box::new(MadeupPlayer::new(MadeupConfig { search, ..Default::default() })),
         "coolcow" => Box::new(CoolcowPlayer::new(search)),
+        "strong" => Box::new(StrongPlayer::new(StrongConfig::nodes(settings.nodes))),
         _ => Box::new(BridgesPlayer::new(BridgesConfig { search, ..Default::default() })),
     }
 }
@@ -112,8 +122,8 @@ fn main() -> ExitCode {
     };
 
     // Black's random player and White's get different seeds, so two random players differ.
-    let mut black = make_player(&settings.black, settings.depth, settings.seed);
-    let mut white = make_player(&settings.white, settings.depth, settings.seed.wrapping_add(1));
+    let mut black = make_player(&settings.black, &settings, settings.seed);
+    let mut white = make_player(&settings.white, &settings, settings.seed.wrapping_add(1));
     // The size was checked against MAX_SIZE, so the position can be made.
     let mut position = Position::new(settings.size).expect("the size is checked");
     println!(
