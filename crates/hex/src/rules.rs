@@ -60,14 +60,25 @@ impl Game for HexGame {
     }
 
     fn move_space(&self) -> usize {
-        usize::from(self.size) * usize::from(self.size) + 1
+        move_space(self.size)
     }
 
     fn move_index(&self, mv: HexMove) -> usize {
-        match mv {
-            HexMove::Place(cell) => cell.id(self.size),
-            HexMove::Swap => usize::from(self.size) * usize::from(self.size),
-        }
+        move_index(self.size, mv)
+    }
+}
+
+/// How many move indices an n×n board has for killer and history tables: every cell, then the
+/// swap. Every Hex [`Game`] in the crate numbers its moves this way.
+pub(crate) fn move_space(size: u8) -> usize {
+    usize::from(size) * usize::from(size) + 1
+}
+
+/// The index of a move among [`move_space`]'s: the cell id, or the last index for the swap.
+pub(crate) fn move_index(size: u8, mv: HexMove) -> usize {
+    match mv {
+        HexMove::Place(cell) => cell.id(size),
+        HexMove::Swap => usize::from(size) * usize::from(size),
     }
 }
 

@@ -274,14 +274,11 @@ impl Game for StrongGame {
     }
 
     fn move_space(&self) -> usize {
-        usize::from(self.size) * usize::from(self.size) + 1
+        crate::rules::move_space(self.size)
     }
 
     fn move_index(&self, mv: HexMove) -> usize {
-        match mv {
-            HexMove::Place(cell) => cell.id(self.size),
-            HexMove::Swap => usize::from(self.size) * usize::from(self.size),
-        }
+        crate::rules::move_index(self.size, mv)
     }
 }
 
