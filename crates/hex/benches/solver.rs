@@ -1,6 +1,7 @@
 //! Speed of the exact solver (`hex::solver`): the full opening maps of 4x4 and 5x5 (each
 //! iteration with a fresh table), and one 6x6 position two moves in (Black b5, White c3, Black to
-//! move: Black wins). The whole 6x6 map takes minutes: `hex-solve --size 6` measures it.
+//! move: Black wins). The whole 6x6 map takes about half a minute: `hex-solve --size 6` measures
+//! it.
 //!
 //! Run `cargo bench -p hex --bench solver -- --quick` for a fast estimate. The node counts of
 //! one pass go to stderr (stdout belongs to criterion).

@@ -98,6 +98,31 @@ proptest! {
 }
 
 proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Late 5x5 positions (at most 8 empty cells) have room for dead and captured cells near
+    /// every edge, so they exercise the fill-in that the search applies after each move.
+    #[test]
+    fn solver_agrees_with_brute_force_on_late_5x5(moves in proptest::collection::vec(0usize..25, 17..24)) {
+        let pos = random_position(5, &moves);
+        prop_assume!(pos.board().stones_on_board() >= 17);
+        let mut solver = Solver::new(SolverConfig { table_bits: 10, ..SolverConfig::default() });
+        let mover_wins = brute_force_wins(&pos);
+        let winner = if mover_wins { pos.to_move() } else { pos.to_move().opponent() };
+        prop_assert_eq!(solver.solve(&pos).unwrap().verdict.winner(), Some(winner));
+        let expected: Vec<HexMove> = pos
+            .legal_moves()
+            .into_iter()
+            .filter(|&mv| {
+                let next = pos.play_unchecked(mv);
+                next.winner().is_some() || !brute_force_wins(&next)
+            })
+            .collect();
+        prop_assert_eq!(solver.winning_moves(&pos).unwrap(), expected);
+    }
+}
+
+proptest! {
     #![proptest_config(ProptestConfig::with_cases(12))]
 
     #[test]

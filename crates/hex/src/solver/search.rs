@@ -13,7 +13,7 @@ use std::time::Instant;
 
 use super::geometry::{Geometry, bits, lowest};
 use super::table::{Entry, Table};
-use super::vc::{semi_wins, virtual_win};
+use super::vc::{Semis, semi_wins, virtual_win};
 use super::{Limit, SolverStats};
 use crate::board::Color;
 
@@ -374,11 +374,12 @@ impl Search<'_> {
             if let Some((best, region)) = semi_wins(geo, me, own, empty, live).next() {
                 return Quick::Solved(Value::win(region, best));
             }
+            let mut semis = Semis::new(geo, opp, other, empty);
             for key in bits(must) {
                 if must >> key & 1 == 0 {
                     continue;
                 }
-                if let Some((_, region)) = semi_wins(geo, opp, other, empty, 1 << key).next() {
+                if let Some(region) = semis.at(key) {
                     must &= region;
                     proof |= region;
                 }

@@ -139,9 +139,6 @@ fn link(graph: &Graph, templates: &[Vec<(usize, u128)>; 2], a: usize, b: usize, 
 
 /// The cells `z` of `candidates` where a stone of `color` would make a virtual win, each with
 /// that win's carrier plus `z`: the opponent, to move, must play inside every such set.
-///
-/// The side's graph is built once; each candidate stone merges the nodes it touches into one,
-/// which is all that changes.
 pub(crate) fn semi_wins(
     geo: &Geometry,
     color: Color,
@@ -149,20 +146,45 @@ pub(crate) fn semi_wins(
     empty: u128,
     candidates: u128,
 ) -> impl Iterator<Item = (usize, u128)> + '_ {
-    let base = build(geo, color, own, empty);
-    let templates = &geo.templates[usize::from(color.index())];
-    // One scratch graph for all candidates: each copies only the base's nodes into it.
-    let mut scratch = base.clone();
-    bits(if base.is_some() { candidates & empty } else { 0 }).filter_map(move |z| {
-        let (base, graph) = (base.as_ref()?, scratch.as_mut()?);
+    let mut semis = Semis::new(geo, color, own, empty);
+    bits(candidates & empty).filter_map(move |z| semis.at(z).map(|carrier| (z, carrier)))
+}
+
+/// One side's semi-connection finder for one position: the side's graph is built once, and
+/// each candidate stone merges the nodes it touches into one, which is all that changes.
+pub(crate) struct Semis<'a> {
+    geo: &'a Geometry,
+    color: Color,
+    base: Option<Graph>,
+    /// One scratch graph for all candidates: each copies only the base's nodes into it.
+    scratch: Graph,
+}
+
+impl<'a> Semis<'a> {
+    /// The finder for `color` (stones `own`) with `empty` cells.
+    pub(crate) fn new(geo: &'a Geometry, color: Color, own: u128, empty: u128) -> Semis<'a> {
+        let base = build(geo, color, own, empty);
+        let scratch = Graph { len: 0, liberties: [0; MAX_NODES], stones: [0; MAX_NODES], empty };
+        Semis { geo, color, base, scratch }
+    }
+
+    /// If a stone of the side on the empty cell `z` would make a virtual win: that win's
+    /// carrier plus `z`.
+    pub(crate) fn at(&mut self, z: usize) -> Option<u128> {
+        let (geo, color) = (self.geo, self.color);
+        let (base, graph) = (self.base.as_ref()?, &mut self.scratch);
         let key = 1u128 << z;
-        if base.liberties[0] == u128::MAX {
-            return Some((z, key));
+        if base.empty & key == 0 {
+            return None;
         }
+        if base.liberties[0] == u128::MAX {
+            return Some(key);
+        }
+        let empty = base.empty;
         graph.len = base.len;
         graph.liberties[..base.len].copy_from_slice(&base.liberties[..base.len]);
         graph.stones[..base.len].copy_from_slice(&base.stones[..base.len]);
-        graph.empty = base.empty & !key;
+        graph.empty = empty & !key;
         let around = geo.neighbours(key);
         let [start, end] = geo.edges_of(color);
         let touches = |i: usize, g: &Graph| match i {
@@ -172,7 +194,7 @@ pub(crate) fn semi_wins(
         };
         let touching: u32 = (0..graph.len).filter(|&i| touches(i, graph)).fold(0, |set, i| set | 1 << i);
         if touching & 3 == 3 {
-            return Some((z, key));
+            return Some(key);
         }
         // The node that absorbs the stone: an edge it touches, else the first group, else a
         // new node of its own.
@@ -200,10 +222,11 @@ pub(crate) fn semi_wins(
         for lib in &mut graph.liberties[..graph.len] {
             *lib &= !key;
         }
+        let templates = &geo.templates[usize::from(color.index())];
         let mut steps = 0;
         let mut visited = 1u64;
-        chain(graph, templates, 0, &mut visited, 0, &mut steps).map(|carrier| (z, carrier | key))
-    })
+        chain(graph, templates, 0, &mut visited, 0, &mut steps).map(|carrier| carrier | key)
+    }
 }
 
 #[cfg(test)]
