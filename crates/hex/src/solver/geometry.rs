@@ -244,6 +244,29 @@ impl Geometry {
         }
     }
 
+    /// The cells of `within` that a stone of colour `killer` (0 Black) on an empty neighbour
+    /// would make dead (*vulnerable* cells), and those neighbours (the killers).
+    ///
+    /// The other side should not play a vulnerable cell `c` (killer `d`): after the reply on
+    /// `d` it is as if the killer's side had both stones, so a win by `c` implies another win
+    /// on a cell outside `{c, d}`, and repeating the argument in the fuller position (where
+    /// the other winning moves stay vulnerable or become dead) ends with a winning move that
+    /// is not vulnerable, unless every move wins.
+    pub(crate) fn vulnerable(&self, killer: usize, stones: [u128; 2], within: u128) -> (u128, u128) {
+        let empty = self.cells & !stones[0] & !stones[1];
+        let owned = self.owned(killer, stones[killer]);
+        let (mut cells, mut killers) = (0, 0);
+        for d in 0..6 {
+            let next_empty = self.toward(empty, d) & empty;
+            let mut with = owned;
+            with[d] |= next_empty;
+            let dying = Self::four_in_a_row(&with) & next_empty & within;
+            cells |= dying;
+            killers |= self.toward(dying, (d + 3) % 6);
+        }
+        (cells, killers)
+    }
+
     /// Every cell next to a cell of `set` (and possibly cells of `set` itself).
     #[inline]
     pub(crate) fn neighbours(&self, set: u128) -> u128 {
@@ -480,6 +503,56 @@ mod tests {
             }
         }
         assert!(filled_some > 100, "only {filled_some} positions had anything to fill");
+    }
+
+    /// The claim behind pruning vulnerable cells, on many random small positions: if the side
+    /// to move wins, it wins with a move that is not vulnerable, or with every move.
+    #[test]
+    fn vulnerable_cells_are_never_the_only_wins() {
+        let mut seed = 99u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut pruned_some = 0;
+        for n in 2..=5u8 {
+            let g = Geometry::new(n);
+            for _ in 0..2500 {
+                let mut stones = [0u128; 2];
+                for b in bits(g.cells) {
+                    match next() % 7 {
+                        0..=2 => stones[0] |= 1 << b,
+                        3..=5 => stones[1] |= 1 << b,
+                        _ => {}
+                    }
+                }
+                let empty = g.cells & !stones[0] & !stones[1];
+                if empty.count_ones() > 9 {
+                    continue;
+                }
+                for mover in 0..2 {
+                    let (vulnerable, _) = g.vulnerable(1 - mover, stones, g.cells);
+                    if vulnerable == 0 {
+                        continue;
+                    }
+                    let wins: u128 = bits(empty)
+                        .filter(|&b| {
+                            let mut next = stones;
+                            next[mover] |= 1 << b;
+                            !negamax(&g, next, 1 - mover)
+                        })
+                        .fold(0, |acc, b| acc | 1 << b);
+                    pruned_some += 1;
+                    assert!(
+                        wins == 0 || wins == empty || wins & !vulnerable != 0,
+                        "{n}x{n} {stones:?} mover {mover} wins {wins:x} vulnerable {vulnerable:x}"
+                    );
+                }
+            }
+        }
+        assert!(pruned_some > 100, "only {pruned_some} positions had vulnerable cells");
     }
 
     #[test]

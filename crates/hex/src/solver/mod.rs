@@ -10,6 +10,11 @@
 //!   result depends on; once a move is refuted, every move outside its proof set is refuted
 //!   too, and the opponent's winning cells and semi-connections (cells where its stone would
 //!   give it a virtual win) narrow the moves before any is searched;
+//! - **fill-in** after every move: dead cells (four neighbours in a row of one colour) and
+//!   *captured* pairs (two adjacent empty cells where a stone of one colour on either kills
+//!   the other, e.g. the two edge cells of a bridge to the edge) are filled with stones, which
+//!   never changes the winner but removes moves and lets positions transpose; a result proved
+//!   after the fill-in keeps the filled cells in its proof set;
 //! - **virtual connections**: chains of bridges, bridge-to-edge templates and ziggurats with
 //!   disjoint carriers count as wins without search, and so does a move that makes one;
 //! - move ordering (the tie-break between children with equal numbers) by the sum of both

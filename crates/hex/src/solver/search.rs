@@ -388,6 +388,14 @@ impl Search<'_> {
                 return Quick::Solved(Value::loss(proof));
             }
         }
+        // Vulnerable cells (the opponent's reply next to them kills them) are left out while
+        // anything else remains; the result then depends on them and their killers staying
+        // empty, so both join the proof.
+        let (vulnerable, killers) = geo.vulnerable(usize::from(opp.index()), by_colour, must);
+        if vulnerable != 0 && must & !vulnerable != 0 {
+            must &= !vulnerable;
+            proof |= vulnerable | killers;
+        }
         Quick::Open { must, proof }
     }
 
