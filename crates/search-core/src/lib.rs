@@ -68,6 +68,7 @@
 //! | [`alphabeta`] | fail-hard alpha-beta; Star1 at chance nodes; table, killers, history | [`minimax`] |
 //! | [`iterative`] | iterative deepening under depth, node and time limits | [`alphabeta`] |
 //! | [`parallel`] | root split on rayon | [`alphabeta`] |
+//! | [`mcts`] | Monte Carlo tree search: UCT with optional RAVE, pluggable playouts | [`minimax`] on win/loss trees |
 //!
 //! Where a search stops is a [`Horizon`]: a depth, how it is counted ([`DepthCount`]) and a
 //! [`CutoffPolicy`] at chance and opponent nodes ([`ProbabilityCutoff`], [`PartialCut`]).
@@ -77,7 +78,8 @@
 //! - Values are always from the point of view of the player to move at the root, the maximiser;
 //!   every other player minimises it (exact for two-player zero-sum games). A chance node is
 //!   worth the probability-weighted mean of its outcomes.
-//! - Nothing here draws random numbers of its own; [`tree::Tree::random`] takes the caller's RNG.
+//! - Nothing here draws random numbers of its own but [`mcts`], from its config's seed;
+//!   [`tree::Tree::random`] takes the caller's RNG.
 //! - Searches return plain data ([`SearchResult`], [`SearchStats`]); they never print.
 //!
 //! # Feature flags
@@ -91,6 +93,7 @@ mod game;
 mod horizon;
 pub mod iterative;
 mod limits;
+pub mod mcts;
 pub mod minimax;
 mod ordering;
 pub mod parallel;

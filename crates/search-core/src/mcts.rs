@@ -1,0 +1,519 @@
+//! Monte Carlo tree search: UCT (Kocsis and Szepesvári, 2006) with optional RAVE (Gelly and
+//! Silver, 2007), for games of any number of players without chance nodes.
+//!
+//! Each iteration walks down the tree choosing the child with the best upper confidence bound,
+//! adds the children of the node it ends at (once that node has been reached often enough), lets
+//! a [`Playout`] policy play the position to the end, and adds the result to every node on the
+//! way. A node's statistics are kept for the player who made the move into it, so every player
+//! maximises their own share of the result: two-player zero-sum games and n-player games alike.
+//!
+//! With RAVE ([`Config::rave`]), every node also keeps all-moves-as-first statistics: a move
+//! counts as tried whenever the player to move played it at any later point of the iteration.
+//! These are worth little each, but there are many of them early on, which is what makes MCTS
+//! good at games like Hex where a good cell is good whenever it is played.
+//!
+//! # Chance nodes
+//!
+//! Not supported: [`search`] panics when it meets a [`ToMove::Chance`] state, in the tree or in
+//! the default playout. Expectimax ([`crate::alphabeta`]) is the search for games with chance.
+//!
+//! # Determinism
+//!
+//! Every random choice comes from one generator seeded with [`Config::seed`], so a search limited
+//! by iterations alone gives the same result on every run and machine. A time limit makes the
+//! number of iterations, and so the answer, depend on the machine's speed.
+//!
+//! # Example
+//!
+//! Nim with one pile: each player takes 1, 2 or 3 stones, and whoever takes the last stone wins.
+//!
+//! ```
+//! use search_core::{Game, MoveList, OutcomeList, ToMove};
+//! use search_core::mcts::{self, RandomPlayout};
+//!
+//! struct Nim;
+//!
+//! impl Game for Nim {
+//!     type State = (u32, u8); // (stones left, player to move)
+//!     type Move = u32;        // stones taken
+//!
+//!     fn to_move(&self, &(stones, player): &(u32, u8)) -> ToMove {
+//!         if stones == 0 { ToMove::Terminal } else { ToMove::Player(player) }
+//!     }
+//!     fn moves(&self, &(stones, _): &(u32, u8), moves: &mut MoveList<u32>) {
+//!         moves.extend((1..=3).filter(|&take| take <= stones));
+//!     }
+//!     fn outcomes(&self, _: &(u32, u8), _: &mut OutcomeList<u32>) {}
+//!     fn play(&self, &(stones, player): &(u32, u8), take: u32) -> (u32, u8) {
+//!         (stones - take, 1 - player)
+//!     }
+//! }
+//!
+//! // At an empty pile the player to move did not take the last stone: the other one won.
+//! let mut playout = RandomPlayout::new(|&(_, to_move): &(u32, u8)| mcts::win_for(1 - to_move));
+//! let found = mcts::search(&Nim, &(10, 0), &mut playout, &mcts::Config::iterations(2_000));
+//! // Taking 2 leaves 8, a multiple of 4: a win.
+//! assert_eq!(found.best_move, Some(2));
+//! assert_eq!(found.iterations, 2_000);
+//! assert!(found.value > 0.5);
+//! ```
+
+use std::time::Duration;
+
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+
+use crate::game::{Game, MoveList, Player, ToMove};
+use crate::limits::{Clock, WallClock};
+
+/// The random number generator of a search, seeded from [`Config::seed`].
+pub type McRng = Xoshiro256PlusPlus;
+
+/// The most players a game may have.
+pub const MAX_PLAYERS: usize = 4;
+
+/// The result of a finished game for each player, `0.0` (loss) to `1.0` (win); a two-player draw
+/// is `0.5` each. Entries past the game's players are ignored.
+pub type Rewards = [f64; MAX_PLAYERS];
+
+/// The result where `player` wins and everybody else loses.
+///
+/// # Examples
+///
+/// ```
+/// assert_eq!(search_core::mcts::win_for(1), [0.0, 1.0, 0.0, 0.0]);
+/// ```
+pub fn win_for(player: Player) -> Rewards {
+    let mut rewards = [0.0; MAX_PLAYERS];
+    rewards[usize::from(player)] = 1.0;
+    rewards
+}
+
+/// A playout policy: plays a position to the end and says who won.
+///
+/// The state may already be terminal; then the policy only reports its result.
+pub trait Playout<G: Game> {
+    /// The result of playing `state` to the end. Every move played is appended to `trace` with
+    /// the player who played it (RAVE learns from them); the trace already holds the moves from
+    /// the root to `state`, so its last entry is the move that led here.
+    fn playout(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        rng: &mut McRng,
+        trace: &mut Vec<(Player, G::Move)>,
+    ) -> Rewards;
+}
+
+/// The default policy: uniformly random moves until the game ends, then `result` of the final
+/// state.
+///
+/// # Panics
+/// At a chance node.
+///
+/// # Examples
+///
+/// ```
+/// use rand::SeedableRng;
+/// use search_core::mcts::{self, McRng, Playout, RandomPlayout};
+/// use search_core::tree::Tree;
+///
+/// let mut tree = Tree::new();
+/// let (a, b) = (tree.leaf(1), tree.leaf(1));
+/// let root = tree.max(vec![a, b], 0);
+/// // Player 0 wins at positive leaves.
+/// let mut playout = RandomPlayout::new(|&leaf: &usize| mcts::win_for(if tree.value(leaf) > 0 { 0 } else { 1 }));
+/// let mut trace = Vec::new();
+/// let rewards = playout.playout(&tree, &root, &mut McRng::seed_from_u64(1), &mut trace);
+/// assert_eq!(rewards, mcts::win_for(0));
+/// assert_eq!(trace.len(), 1);
+/// ```
+#[derive(Clone, Debug)]
+pub struct RandomPlayout<F> {
+    result: F,
+}
+
+impl<F> RandomPlayout<F> {
+    /// A random playout that values terminal states with `result`.
+    pub fn new(result: F) -> Self {
+        RandomPlayout { result }
+    }
+}
+
+impl<G: Game, F: FnMut(&G::State) -> Rewards> Playout<G> for RandomPlayout<F> {
+    fn playout(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        rng: &mut McRng,
+        trace: &mut Vec<(Player, G::Move)>,
+    ) -> Rewards {
+        let mut state = state.clone();
+        let mut moves = MoveList::new();
+        loop {
+            match game.to_move(&state) {
+                ToMove::Terminal => return (self.result)(&state),
+                ToMove::Chance => panic!("mcts does not support chance nodes"),
+                ToMove::Player(player) => {
+                    moves.clear();
+                    game.moves(&state, &mut moves);
+                    let mv = moves[rng.random_range(0..moves.len())];
+                    trace.push((player, mv));
+                    state = game.play(&state, mv);
+                }
+            }
+        }
+    }
+}
+
+/// The settings of one search. At least one of `iterations` and `time` must be set.
+///
+/// # Examples
+///
+/// ```
+/// use std::time::Duration;
+/// use search_core::mcts::Config;
+///
+/// let config = Config::time(Duration::from_millis(100)).with_rave(1_000.0).with_seed(7);
+/// assert_eq!((config.iterations, config.rave, config.seed), (None, Some(1_000.0), 7));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Config {
+    /// The UCB1 exploration constant `c` in `value + c·√(ln N / n)`; RAVE needs much less
+    /// exploration than plain UCT, since its statistics already spread the visits.
+    pub exploration: f64,
+    /// The most iterations (playouts).
+    pub iterations: Option<u64>,
+    /// The most time, as measured by the search's [`Clock`] (checked before every iteration).
+    pub time: Option<Duration>,
+    /// RAVE's equivalence parameter `k`, if RAVE is on: a move's value mixes its own mean and its
+    /// all-moves-as-first mean with weight `β = √(k / (3n + k))` on the latter after `n` visits.
+    /// RAVE needs [`Game::move_space`] to be positive; otherwise it stays off.
+    pub rave: Option<f64>,
+    /// A node gets children once it has been reached this many times; before that, iterations
+    /// that reach it play out from it. Higher values save memory on long searches.
+    pub expand_after: u32,
+    /// The seed of every random choice.
+    pub seed: u64,
+}
+
+impl Config {
+    /// Plain UCT with `iterations` iterations.
+    pub fn iterations(iterations: u64) -> Self {
+        Config { iterations: Some(iterations), ..Config::default() }
+    }
+
+    /// Plain UCT for `time`.
+    pub fn time(time: Duration) -> Self {
+        Config { iterations: None, time: Some(time), ..Config::default() }
+    }
+
+    /// The same settings with RAVE's equivalence parameter `k`.
+    pub fn with_rave(self, k: f64) -> Self {
+        Config { rave: Some(k), ..self }
+    }
+
+    /// The same settings with another seed.
+    pub fn with_seed(self, seed: u64) -> Self {
+        Config { seed, ..self }
+    }
+}
+
+impl Default for Config {
+    /// 1,000 iterations of plain UCT with `c = 1.0`, expanding a node on its first visit.
+    fn default() -> Self {
+        Config { exploration: 1.0, iterations: Some(1_000), time: None, rave: None, expand_after: 0, seed: 0 }
+    }
+}
+
+/// What the search learnt about one root move.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MoveStats<M> {
+    /// The move.
+    pub mv: M,
+    /// Iterations through it.
+    pub visits: u32,
+    /// Its mean result for the player to move at the root (`0.0` if never visited).
+    pub value: f64,
+    /// Its all-moves-as-first count (zero without RAVE).
+    pub amaf_visits: u32,
+    /// Its all-moves-as-first mean for the player to move at the root (`0.0` if none).
+    pub amaf_value: f64,
+}
+
+/// The answer of a search, as data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SearchResult<M> {
+    /// The most visited root move (the first in generation order on a tie); `None` at a terminal
+    /// state.
+    pub best_move: Option<M>,
+    /// The best move's mean result for the player to move at the root.
+    pub value: f64,
+    /// Every root move in generation order.
+    pub moves: Vec<MoveStats<M>>,
+    /// Iterations run.
+    pub iterations: u64,
+    /// Tree nodes allocated.
+    pub nodes: usize,
+    /// Time taken.
+    pub elapsed: Duration,
+}
+
+/// One tree node; the statistics belong to `mover`, who played `mv` to get here.
+#[derive(Clone, Debug)]
+struct Node<M> {
+    mv: Option<M>,
+    mover: Player,
+    first_child: u32,
+    children: u32,
+    expanded: bool,
+    visits: u32,
+    wins: f64,
+    amaf_visits: u32,
+    amaf_wins: f64,
+}
+
+impl<M> Node<M> {
+    fn new(mv: Option<M>, mover: Player) -> Self {
+        Node {
+            mv,
+            mover,
+            first_child: 0,
+            children: 0,
+            expanded: false,
+            visits: 0,
+            wins: 0.0,
+            amaf_visits: 0,
+            amaf_wins: 0.0,
+        }
+    }
+
+    fn mean(&self) -> f64 {
+        if self.visits == 0 { 0.0 } else { self.wins / f64::from(self.visits) }
+    }
+
+    fn amaf_mean(&self) -> f64 {
+        if self.amaf_visits == 0 { 0.0 } else { self.amaf_wins / f64::from(self.amaf_visits) }
+    }
+}
+
+/// UCT (with RAVE if configured) from `state`, timed by the wall clock.
+///
+/// # Panics
+/// If neither `config.iterations` nor `config.time` is set, if a chance node is reached, or if
+/// a player number is `MAX_PLAYERS` or more.
+pub fn search<G: Game, P: Playout<G>>(
+    game: &G,
+    state: &G::State,
+    playout: &mut P,
+    config: &Config,
+) -> SearchResult<G::Move> {
+    search_with_clock(game, state, playout, config, &WallClock::start())
+}
+
+/// [`search`] with the time measured by `clock` (tests inject a fake one).
+///
+/// # Panics
+/// As [`search`].
+pub fn search_with_clock<G: Game, P: Playout<G>, C: Clock + ?Sized>(
+    game: &G,
+    state: &G::State,
+    playout: &mut P,
+    config: &Config,
+    clock: &C,
+) -> SearchResult<G::Move> {
+    assert!(
+        config.iterations.is_some() || config.time.is_some(),
+        "an MCTS search needs an iteration or a time limit"
+    );
+    let mut search = Search {
+        game,
+        config,
+        nodes: vec![Node::new(None, 0)],
+        rng: McRng::seed_from_u64(config.seed),
+        path: Vec::new(),
+        trace: Vec::new(),
+        marks: Vec::new(),
+        stamp: 0,
+    };
+    let rave = config.rave.is_some() && game.move_space() > 0;
+    if rave {
+        search.marks = vec![0; MAX_PLAYERS * game.move_space()];
+    }
+    search.expand(0, state);
+    let mut iterations = 0;
+    if search.nodes[0].children > 0 {
+        loop {
+            if config.iterations.is_some_and(|max| iterations >= max)
+                || config.time.is_some_and(|limit| clock.elapsed() >= limit)
+            {
+                break;
+            }
+            search.iterate(state, playout, rave);
+            iterations += 1;
+        }
+    }
+    search.result(iterations, clock.elapsed())
+}
+
+/// The state of one running search.
+struct Search<'a, G: Game> {
+    game: &'a G,
+    config: &'a Config,
+    nodes: Vec<Node<G::Move>>,
+    rng: McRng,
+    /// The nodes of the current iteration, root first.
+    path: Vec<u32>,
+    /// The moves of the current iteration: `trace[i]` leads from `path[i]` to `path[i + 1]`, and
+    /// the playout's moves follow.
+    trace: Vec<(Player, G::Move)>,
+    /// `marks[player · move_space + move_index] == stamp` when the player played the move in
+    /// the part of the current iteration seen so far (RAVE only).
+    marks: Vec<u32>,
+    stamp: u32,
+}
+
+impl<G: Game> Search<'_, G> {
+    /// Gives `node`, at `state`, its children (none at a terminal state).
+    fn expand(&mut self, node: usize, state: &G::State) {
+        let mut moves = MoveList::new();
+        match self.game.to_move(state) {
+            ToMove::Terminal => {}
+            ToMove::Chance => panic!("mcts does not support chance nodes"),
+            ToMove::Player(player) => {
+                assert!(usize::from(player) < MAX_PLAYERS, "mcts supports at most {MAX_PLAYERS} players");
+                self.game.moves(state, &mut moves);
+            }
+        }
+        let mover = match self.game.to_move(state) {
+            ToMove::Player(player) => player,
+            _ => 0,
+        };
+        let first = self.nodes.len() as u32;
+        self.nodes.extend(moves.iter().map(|&mv| Node::new(Some(mv), mover)));
+        let n = &mut self.nodes[node];
+        n.first_child = first;
+        n.children = moves.len() as u32;
+        n.expanded = true;
+    }
+
+    /// The child of `node` with the best upper confidence bound (the first of equals).
+    fn select(&self, node: usize) -> usize {
+        let parent = &self.nodes[node];
+        let log_n = f64::from(parent.visits.max(1)).ln();
+        let first = parent.first_child as usize;
+        let mut best = (first, f64::NEG_INFINITY);
+        for i in first..first + parent.children as usize {
+            let child = &self.nodes[i];
+            let n = f64::from(child.visits);
+            let value = match self.config.rave {
+                Some(k) if child.amaf_visits > 0 => {
+                    let beta = (k / (3.0 * n + k)).sqrt();
+                    (1.0 - beta) * child.mean() + beta * child.amaf_mean()
+                }
+                // Without any statistics, try the move before any move already tried.
+                _ if child.visits == 0 => return i,
+                _ => child.mean(),
+            };
+            let score = value + self.config.exploration * (log_n / n.max(1.0)).sqrt();
+            if score > best.1 {
+                best = (i, score);
+            }
+        }
+        best.0
+    }
+
+    /// One iteration: select, expand, play out, back up.
+    fn iterate<P: Playout<G>>(&mut self, root: &G::State, playout: &mut P, rave: bool) {
+        self.path.clear();
+        self.trace.clear();
+        self.path.push(0);
+        let mut state = root.clone();
+        let mut node = 0;
+        loop {
+            if !self.nodes[node].expanded {
+                if self.nodes[node].visits < self.config.expand_after {
+                    break;
+                }
+                self.expand(node, &state);
+            }
+            if self.nodes[node].children == 0 {
+                break;
+            }
+            node = self.select(node);
+            let (mover, mv) = (self.nodes[node].mover, self.nodes[node].mv.expect("a child has a move"));
+            state = self.game.play(&state, mv);
+            self.trace.push((mover, mv));
+            self.path.push(node as u32);
+        }
+        let rewards = playout.playout(self.game, &state, &mut self.rng, &mut self.trace);
+        for &id in &self.path {
+            let n = &mut self.nodes[id as usize];
+            n.visits += 1;
+            n.wins += rewards[usize::from(n.mover)];
+        }
+        if rave {
+            self.update_amaf(&rewards);
+        }
+    }
+
+    /// Adds the iteration to the all-moves-as-first statistics: at every node of the path, each
+    /// child whose move its player made at that node or later counts as tried.
+    fn update_amaf(&mut self, rewards: &Rewards) {
+        self.stamp = self.stamp.wrapping_add(1);
+        if self.stamp == 0 {
+            // After four billion iterations the stamps wrap: start the marks afresh.
+            self.marks.fill(0);
+            self.stamp = 1;
+        }
+        let space = self.game.move_space();
+        let depth = self.path.len() - 1;
+        for i in depth..self.trace.len() {
+            let (player, mv) = self.trace[i];
+            self.marks[usize::from(player) * space + self.game.move_index(mv)] = self.stamp;
+        }
+        for d in (0..=depth).rev() {
+            if d < depth {
+                let (player, mv) = self.trace[d];
+                self.marks[usize::from(player) * space + self.game.move_index(mv)] = self.stamp;
+            }
+            let node = &self.nodes[self.path[d] as usize];
+            let first = node.first_child as usize;
+            for i in first..first + node.children as usize {
+                let child = &mut self.nodes[i];
+                let mv = child.mv.expect("a child has a move");
+                if self.marks[usize::from(child.mover) * space + self.game.move_index(mv)] == self.stamp {
+                    child.amaf_visits += 1;
+                    child.amaf_wins += rewards[usize::from(child.mover)];
+                }
+            }
+        }
+    }
+
+    fn result(self, iterations: u64, elapsed: Duration) -> SearchResult<G::Move> {
+        let root = &self.nodes[0];
+        let first = root.first_child as usize;
+        let moves: Vec<MoveStats<G::Move>> = self.nodes[first..first + root.children as usize]
+            .iter()
+            .map(|child| MoveStats {
+                mv: child.mv.expect("a child has a move"),
+                visits: child.visits,
+                value: child.mean(),
+                amaf_visits: child.amaf_visits,
+                amaf_value: child.amaf_mean(),
+            })
+            .collect();
+        let best = moves.iter().fold(None, |best: Option<&MoveStats<G::Move>>, m| match best {
+            Some(b) if b.visits >= m.visits => Some(b),
+            _ => Some(m),
+        });
+        SearchResult {
+            best_move: best.map(|m| m.mv),
+            value: best.map_or(0.0, |m| m.value),
+            moves,
+            iterations,
+            nodes: self.nodes.len(),
+            elapsed,
+        }
+    }
+}
