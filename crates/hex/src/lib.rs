@@ -28,6 +28,7 @@
 //! | [`players`] | the three seed players (madeup, coolcow, opening-and-bridges) |
 //! | [`solver`] | an exact solver: proof-set DFS, must-play pruning, virtual connections |
 //! | [`strong`] | the strong player: selective iterative-deepening alpha-beta on two-distance |
+//! | [`mcts`] | the MCTS player: UCT with RAVE and bridge-aware random playouts |
 //! | [`gtp`] | the GTP engine behind the `hex-gtp` binary (HexGui/Benzene dialect) |
 //! | [`showboard`], [`parse_cell`], … | notation: cells `a1`, `swap-pieces`, Benzene's board |
 
@@ -36,6 +37,7 @@ mod board;
 pub mod distances;
 pub mod gtp;
 pub mod heuristics;
+pub mod mcts;
 mod notation;
 mod player;
 pub mod players;

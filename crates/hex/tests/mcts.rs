@@ -1,0 +1,211 @@
+//! The MCTS player: its rules (win, block), the bridge reply in playouts, determinism for a seed
+//! and an iteration budget, short games against the random player, and (ignored) the equal-time
+//! matches its docs report.
+
+use std::time::{Duration, Instant};
+
+use hex::mcts::{HexPlayout, MctsConfig, MctsPlayer, MctsReason};
+use hex::players::{BridgesPlayer, CoolcowPlayer, MadeupPlayer};
+use hex::strong::{StrongConfig, StrongPlayer};
+use hex::{Board, Cell, Color, HexGame, HexMove, HexPlayer, Position, RandomPlayer};
+use rand::{RngExt, SeedableRng};
+use search_core::mcts::{McRng, Playout};
+
+/// A position on an n×n board with these stones and `to_move` to play.
+fn position(size: u32, black: &[(u8, u8)], white: &[(u8, u8)], to_move: Color) -> Position {
+    let mut board = Board::new(size).unwrap();
+    for &(r, c) in black {
+        board.set(Cell::new(r, c), Some(Color::Black));
+    }
+    for &(r, c) in white {
+        board.set(Cell::new(r, c), Some(Color::White));
+    }
+    Position::from_board(board, to_move)
+}
+
+fn place(r: u8, c: u8) -> HexMove {
+    HexMove::Place(Cell::new(r, c))
+}
+
+#[test]
+fn takes_an_immediate_win() {
+    let pos = position(5, &[(0, 2), (1, 2), (2, 2), (3, 2)], &[(0, 0), (1, 0), (2, 0), (3, 0)], Color::Black);
+    let mut player = MctsPlayer::new(MctsConfig::iterations(100));
+    let mv = player.choose(&pos);
+    assert_eq!(pos.play(mv).unwrap().winner(), Some(Color::Black));
+    assert_eq!(player.last_reason(), Some(MctsReason::Win));
+}
+
+#[test]
+fn blocks_an_immediate_loss() {
+    let pos = position(5, &[(0, 0), (1, 0), (2, 0), (3, 0)], &[(0, 2), (1, 2), (2, 3)], Color::White);
+    let mut player = MctsPlayer::new(MctsConfig::iterations(100));
+    assert_eq!(player.choose(&pos), place(4, 0));
+    assert_eq!(player.last_reason(), Some(MctsReason::Block));
+}
+
+#[test]
+fn playouts_answer_a_bridge_intrusion() {
+    // 7x7: Black's bridge d4–e2 has the carrier d3, e3; White has just intruded at d3.
+    let pos = position(7, &[(3, 3), (1, 4)], &[(2, 3), (3, 1)], Color::Black);
+    let game = HexGame::new(7);
+    for seed in 0..20 {
+        let mut trace = vec![(1, place(2, 3))];
+        HexPlayout::new(true).playout(&game, &pos, &mut McRng::seed_from_u64(seed), &mut trace);
+        assert_eq!(trace[1], (0, place(2, 4)), "seed {seed}");
+        assert_eq!(trace.len(), 1 + 45);
+    }
+    // Without the pattern the first move is random.
+    let firsts: Vec<_> = (0..20)
+        .map(|seed| {
+            let mut trace = vec![(1, place(2, 3))];
+            HexPlayout::new(false).playout(&game, &pos, &mut McRng::seed_from_u64(seed), &mut trace);
+            trace[1]
+        })
+        .collect();
+    assert!(firsts.iter().any(|&m| m != (0, place(2, 4))));
+}
+
+#[test]
+fn playout_winner_matches_the_board() {
+    let game = HexGame::new(6);
+    let start = Position::new(6).unwrap();
+    for seed in 0..50 {
+        let mut trace = Vec::new();
+        let rewards =
+            HexPlayout::new(true).playout(&game, &start, &mut McRng::seed_from_u64(seed), &mut trace);
+        let mut pos = start;
+        for &(_, mv) in &trace {
+            if pos.winner().is_some() {
+                break;
+            }
+            pos = pos.play(mv).unwrap();
+        }
+        assert_eq!(rewards[usize::from(pos.winner().unwrap().index())], 1.0, "seed {seed}");
+    }
+}
+
+#[test]
+fn deterministic_for_a_seed_and_iterations() {
+    let pos = Position::new(5).unwrap().play(place(2, 2)).unwrap();
+    let config = MctsConfig { seed: 9, ..MctsConfig::iterations(300) };
+    let (mut a, mut b) = (MctsPlayer::new(config), MctsPlayer::new(config));
+    assert_eq!(a.choose(&pos), b.choose(&pos));
+    let (ra, rb) = (a.last_result().unwrap(), b.last_result().unwrap());
+    // Everything but the time taken.
+    assert_eq!(
+        (&ra.moves, ra.iterations, ra.nodes, ra.value),
+        (&rb.moves, rb.iterations, rb.nodes, rb.value)
+    );
+}
+
+/// Plays one game; returns the winner.
+fn play_game(start: Position, black: &mut dyn HexPlayer, white: &mut dyn HexPlayer) -> Color {
+    let mut pos = start;
+    while pos.winner().is_none() {
+        let mv = if pos.to_move() == Color::Black { black.choose(&pos) } else { white.choose(&pos) };
+        pos = pos.play(mv).unwrap();
+    }
+    pos.winner().unwrap()
+}
+
+#[test]
+fn beats_the_random_player_on_5x5() {
+    for seed in 0..2 {
+        let start = Position::new(5).unwrap();
+        let mut mcts = MctsPlayer::new(MctsConfig { seed, ..MctsConfig::iterations(300) });
+        let mut random = RandomPlayer::new(seed);
+        assert_eq!(play_game(start, &mut mcts, &mut random), Color::Black);
+        assert_eq!(play_game(start, &mut random, &mut mcts), Color::White);
+    }
+}
+
+/// The 95% Wilson score interval of `wins` in `n`.
+fn wilson(wins: u32, n: u32) -> (f64, f64) {
+    let (w, n, z) = (f64::from(wins), f64::from(n), 1.96);
+    let p = w / n;
+    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
+    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
+    (centre - half, centre + half)
+}
+
+fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+}
+
+/// `MCTS_OPPONENT` (strong, madeup, coolcow, bridges, random), `MCTS_GAMES` (pairs × 2),
+/// `MCTS_SIZE`, `MCTS_MS` (time a move for both MCTS and the strong player): pairs of games from
+/// a shared random opening stone, MCTS Black in one and White in the other. Run in release:
+/// `cargo test --release -p hex --test mcts -- --ignored --nocapture match_against`.
+#[test]
+#[ignore]
+fn match_against() {
+    let opponent: String = env("MCTS_OPPONENT", "strong".to_string());
+    let games: u32 = env("MCTS_GAMES", 20);
+    let size: u8 = env("MCTS_SIZE", 9);
+    let time = Duration::from_millis(env("MCTS_MS", 200));
+    let mut rng = McRng::seed_from_u64(env("MCTS_SEED", 1));
+    let (mut wins, mut played) = (0, 0);
+    for pair in 0..games.div_ceil(2) {
+        let cell = Cell::new(rng.random_range(0..size), rng.random_range(0..size));
+        let start = Position::new(u32::from(size)).unwrap().play(HexMove::Place(cell)).unwrap();
+        for mcts_colour in [Color::Black, Color::White] {
+            let mut mcts = MctsPlayer::new(MctsConfig { seed: u64::from(pair), ..MctsConfig::time(time) });
+            let mut other: Box<dyn HexPlayer> = match opponent.as_str() {
+                "strong" => Box::new(StrongPlayer::new(StrongConfig::time(time))),
+                "madeup" => Box::new(MadeupPlayer::default()),
+                "coolcow" => Box::new(CoolcowPlayer::default()),
+                "bridges" => Box::new(BridgesPlayer::default()),
+                _ => Box::new(RandomPlayer::new(u64::from(pair))),
+            };
+            let clock = Instant::now();
+            let winner = if mcts_colour == Color::Black {
+                play_game(start, &mut mcts, other.as_mut())
+            } else {
+                play_game(start, other.as_mut(), &mut mcts)
+            };
+            played += 1;
+            wins += u32::from(winner == mcts_colour);
+            println!(
+                "game {played}: opening {cell:?}, mcts {} {}, {:.1} s",
+                mcts_colour.name(),
+                if winner == mcts_colour { "won" } else { "lost" },
+                clock.elapsed().as_secs_f64()
+            );
+        }
+    }
+    let (lo, hi) = wilson(wins, played);
+    println!(
+        "mcts vs {opponent} on {size}x{size} at {} ms: {wins}/{played} ({:.1}–{:.1} %)",
+        time.as_millis(),
+        100.0 * lo,
+        100.0 * hi
+    );
+}
+
+/// Playouts a second from the empty board (`MCTS_SIZE`), with bridge replies.
+#[test]
+#[ignore]
+fn playout_speed() {
+    let size: u8 = env("MCTS_SIZE", 9);
+    let game = HexGame::new(size);
+    let start = Position::new(u32::from(size)).unwrap();
+    let mut playout = HexPlayout::new(true);
+    let mut rng = McRng::seed_from_u64(1);
+    let mut trace = Vec::new();
+    let clock = Instant::now();
+    let n = 100_000;
+    for _ in 0..n {
+        trace.clear();
+        playout.playout(&game, &start, &mut rng, &mut trace);
+    }
+    let per_second = f64::from(n) / clock.elapsed().as_secs_f64();
+    let mut player = MctsPlayer::new(MctsConfig::time(Duration::from_millis(1000)));
+    player.choose(&start);
+    let found = player.last_result().unwrap();
+    println!(
+        "{size}x{size}: {per_second:.0} playouts/s alone; {} MCTS iterations in {:.2} s",
+        found.iterations,
+        found.elapsed.as_secs_f64()
+    );
+}
