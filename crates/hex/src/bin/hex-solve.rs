@@ -2,10 +2,11 @@
 //!
 //! ```text
 //! hex-solve --size N [--check FILE] [--max-nodes N] [--time-limit SECONDS] [--table-bits B]
-//!           [--no-semi] [--only CELL]
+//!           [--no-semi] [--only CELL[,CELL…]]
 //! ```
 //!
-//! `--only CELL` solves that one opening instead of the whole map (no drawing, no check).
+//! `--only CELL[,CELL…]` solves those openings, in that order and with one table, instead of the
+//! whole map (no drawing, no check).
 //!
 //! `--check FILE` compares the winning openings with the list for n in a JSON file shaped like
 //! `crates/hex/tests/data/hex-solved-openings.json` (`{"winning_openings": {"6": ["f1", …]}}`).
@@ -19,7 +20,7 @@ use hex::solver::{MAX_SOLVER_SIZE, Solver, SolverConfig};
 use hex::{Cell, HexMove, Position, move_name, parse_cell};
 
 const USAGE: &str = "usage: hex-solve --size N [--check FILE] [--max-nodes N] [--time-limit SECONDS] \
-                     [--table-bits B] [--no-semi] [--only CELL]";
+                     [--table-bits B] [--no-semi] [--only CELL[,CELL...]]";
 
 /// The command line.
 struct Args {
@@ -120,30 +121,31 @@ fn main() -> ExitCode {
     };
 
     let mut solver = Solver::new(args.config);
-    if let Some(text) = &args.only {
-        let Ok(cell) = parse_cell(text, args.size as u8) else {
-            eprintln!("hex-solve: --only takes a cell of the board, not {text:?}");
-            return ExitCode::from(2);
-        };
-        let position = Position::new(args.size).expect("checked size").play(HexMove::Place(cell));
-        let solution =
-            position.map_err(|e| e.to_string()).and_then(|p| solver.solve(&p).map_err(|e| e.to_string()));
-        return match solution {
-            Ok(s) => {
-                println!(
+    if let Some(list) = &args.only {
+        // The openings share one solver, so later ones may reuse the table of earlier ones.
+        for text in list.split(',') {
+            let Ok(cell) = parse_cell(text, args.size as u8) else {
+                eprintln!("hex-solve: --only takes cells of the board, not {text:?}");
+                return ExitCode::from(2);
+            };
+            let position = Position::new(args.size).expect("checked size").play(HexMove::Place(cell));
+            let solution =
+                position.map_err(|e| e.to_string()).and_then(|p| solver.solve(&p).map_err(|e| e.to_string()));
+            match solution {
+                Ok(s) => println!(
                     "{text}: {:?}; {} nodes, {} table hits, {:.3} s",
                     s.verdict,
                     s.stats.nodes,
                     s.stats.table_hits,
                     s.stats.time.as_secs_f64()
-                );
-                ExitCode::SUCCESS
+                ),
+                Err(e) => {
+                    eprintln!("hex-solve: {e}");
+                    return ExitCode::from(2);
+                }
             }
-            Err(e) => {
-                eprintln!("hex-solve: {e}");
-                ExitCode::from(2)
-            }
-        };
+        }
+        return ExitCode::SUCCESS;
     }
     // Each opening's line is printed as soon as it is solved, so a long run shows progress.
     let print = |o: &hex::solver::Opening| {

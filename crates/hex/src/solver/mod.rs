@@ -15,6 +15,8 @@
 //!   the other, e.g. the two edge cells of a bridge to the edge) are filled with stones, which
 //!   never changes the winner but removes moves and lets positions transpose; a result proved
 //!   after the fill-in keeps the filled cells in its proof set;
+//! - **vulnerable cells** left out of the moves: a cell that the opponent's reply on a
+//!   neighbour would kill is never the only winning move (unless every move wins);
 //! - **virtual connections**: chains of bridges, bridge-to-edge templates and ziggurats with
 //!   disjoint carriers count as wins without search, and so does a move that makes one;
 //! - move ordering (the tie-break between children with equal numbers) by the sum of both
@@ -23,12 +25,17 @@
 //! Limits (nodes, time) make the solver answer [`Verdict::Unknown`] instead of running on.
 //!
 //! Measured (release, one thread, a shared 2-core machine, default table): every opening of
-//! 4x4 in 419 nodes and 1.4 ms, of 5x5 in about 110,000 nodes and 0.3–0.5 s, of 6x6 in
-//! 122 million nodes and 8 minutes (two openings, a3 and f3, take three quarters of that; the
-//! rotated half of the board comes from the table). Benzene's DFPN does 6x6 in 6.8 s: its
-//! H-search and inferior-cell analysis prune far more. 7x7 is out of reach: the centre opening
-//! is unsolved after 32 million nodes and 4 minutes.
-//!
+//! 4x4 in 246 nodes and under a millisecond, of 5x5 in about 17,000 nodes and 0.03 s, of 6x6
+//! in 5.0 million nodes and 13 s (the hardest opening, a3, takes 2.7 million nodes and 7 s;
+//! the rotated half of the board comes from the table). Before the fill-in and the vulnerable
+//! cells the 6x6 map took 122 million nodes and 8 minutes. Benzene's DFPN does 6x6 in 6.8 s
+//! and 7x7 in about 2 minutes: its H-search (virtual connections built by AND and OR rules
+//! over groups and empty cells) proves wins far earlier than these chains of pairwise links.
+//! On 7x7 (table of 2^24 entries) the centre opening d4 takes 1.3 million nodes and 8 s, and
+//! b1–f1 4–7 million nodes and 20–30 s each, but a1 (19 million nodes and 80 s without the
+//! vulnerable-cell pruning, which doubles it there), g1 and a2 are unsolved after 150 s and
+//! 23–38 million nodes each: the whole 7x7 map is still out of reach.
+
 //! # Examples
 //!
 //! ```
