@@ -231,12 +231,15 @@ impl Search<'_> {
         let own = state.stones[usize::from(me.index())];
         let other = state.stones[usize::from(me.opponent().index())];
         let empty = geo.cells & !own & !other;
-        // The fill-in after the last move may have completed a connection for either side.
-        if geo.connects(me.opponent(), other) {
-            return Value::loss(0);
-        }
-        if geo.connects(me, own) {
-            return Value::win(0, lowest(empty | geo.cells));
+        // The fill-in after the last move may have completed a connection for either side (a
+        // move alone never does: a node with a winning cell is solved before its children).
+        if state.filled != 0 {
+            if geo.connects(me.opponent(), other) {
+                return Value::loss(0);
+            }
+            if geo.connects(me, own) {
+                return Value::win(0, lowest(empty | geo.cells));
+            }
         }
         let wins = geo.winning_cells(me, own, empty);
         if wins != 0 {
