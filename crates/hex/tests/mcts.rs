@@ -133,6 +133,21 @@ fn env<T: std::str::FromStr>(name: &str, default: T) -> T {
     std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
 }
 
+/// The MCTS settings of the ignored matches: the defaults with `time` a move, unless
+/// `MCTS_C` (exploration), `MCTS_RAVE` (`0` for plain UCT) or `MCTS_BRIDGES` (`0` for none) say
+/// otherwise.
+fn config(seed: u64, time: Duration) -> MctsConfig {
+    let default = MctsConfig::time(time);
+    let rave: f64 = env("MCTS_RAVE", default.rave.unwrap_or(0.0));
+    MctsConfig {
+        seed,
+        exploration: env("MCTS_C", default.exploration),
+        rave: (rave > 0.0).then_some(rave),
+        bridge_replies: env("MCTS_BRIDGES", 1) != 0,
+        ..default
+    }
+}
+
 /// `MCTS_OPPONENT` (strong, madeup, coolcow, bridges, random), `MCTS_GAMES` (pairs × 2),
 /// `MCTS_SIZE`, `MCTS_MS` (time a move for both MCTS and the strong player): pairs of games from
 /// a shared random opening stone, MCTS Black in one and White in the other. Run in release:
@@ -150,7 +165,7 @@ fn match_against() {
         let cell = Cell::new(rng.random_range(0..size), rng.random_range(0..size));
         let start = Position::new(u32::from(size)).unwrap().play(HexMove::Place(cell)).unwrap();
         for mcts_colour in [Color::Black, Color::White] {
-            let mut mcts = MctsPlayer::new(MctsConfig { seed: u64::from(pair), ..MctsConfig::time(time) });
+            let mut mcts = MctsPlayer::new(config(u64::from(pair), time));
             let mut other: Box<dyn HexPlayer> = match opponent.as_str() {
                 "strong" => Box::new(StrongPlayer::new(StrongConfig::time(time))),
                 "madeup" => Box::new(MadeupPlayer::default()),
@@ -176,7 +191,8 @@ fn match_against() {
     }
     let (lo, hi) = wilson(wins, played);
     println!(
-        "mcts vs {opponent} on {size}x{size} at {} ms: {wins}/{played} ({:.1}–{:.1} %)",
+        "{:?} vs {opponent} on {size}x{size} at {} ms: {wins}/{played} ({:.1}–{:.1} %)",
+        config(0, time),
         time.as_millis(),
         100.0 * lo,
         100.0 * hi

@@ -377,17 +377,14 @@ impl<G: Game> Search<'_, G> {
     /// Gives `node`, at `state`, its children (none at a terminal state).
     fn expand(&mut self, node: usize, state: &G::State) {
         let mut moves = MoveList::new();
-        match self.game.to_move(state) {
-            ToMove::Terminal => {}
+        let mover = match self.game.to_move(state) {
+            ToMove::Terminal => 0,
             ToMove::Chance => panic!("mcts does not support chance nodes"),
             ToMove::Player(player) => {
                 assert!(usize::from(player) < MAX_PLAYERS, "mcts supports at most {MAX_PLAYERS} players");
                 self.game.moves(state, &mut moves);
+                player
             }
-        }
-        let mover = match self.game.to_move(state) {
-            ToMove::Player(player) => player,
-            _ => 0,
         };
         let first = self.nodes.len() as u32;
         self.nodes.extend(moves.iter().map(|&mv| Node::new(Some(mv), mover)));
