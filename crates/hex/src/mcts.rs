@@ -46,11 +46,10 @@
 //! where a cell is good largely whatever the order it is played in), no exploration term on top
 //! of RAVE (RAVE already spreads the early visits; UCB exploration only wastes playouts on
 //! bad cells), and the bridge reply in playouts (without it random playouts cut half the
-//! bridges and value bridged positions as coin flips). The GTP engine (`gtp.rs`) still plays the
-//! strong player by default: changing that default is a decision for the engine's owner, and
-//! these numbers are the case for `mcts` with its defaults. The strong player stays the
-//! deterministic choice under a node budget; MCTS is deterministic only under an iteration
-//! budget.
+//! bridges and value bridged positions as coin flips). On these numbers the GTP engine
+//! ([`crate::gtp`]) plays MCTS by default. The strong player stays the deterministic choice
+//! under a node budget (the evaluation tiers use it for that reason); MCTS is deterministic only
+//! under an iteration budget.
 //!
 //! # Examples
 //!

@@ -35,7 +35,7 @@ fn fails(engine: &mut Engine, line: &str) -> String {
 }
 
 /// An engine on an n×n board with the random player, whose moves are instant and follow
-/// from `param_hex seed` (the default player, the strong one, thinks for half a second).
+/// from `param_hex seed` (the default player, MCTS, thinks for half a second).
 fn engine_on(size: u32) -> Engine {
     let mut engine = Engine::default();
     ok(&mut engine, &format!("boardsize {size}"));
@@ -327,7 +327,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player strong\n[string] time 0.5\n[string] depth 3\n[string] seed 1"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1"
     );
     ok(&mut e, "param_hex player RANDOM");
     ok(&mut e, "param_hex time 0.25");
@@ -339,9 +339,9 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     );
     assert_eq!(
         fails(&mut e, "param_hex player deep-blue"),
-        "unknown player: deep-blue (players: strong, random, madeup, coolcow, bridges)"
+        "unknown player: deep-blue (players: mcts, strong, random, madeup, coolcow, bridges)"
     );
-    for player in ["madeup", "coolcow", "bridges", "strong", "random"] {
+    for player in ["madeup", "coolcow", "bridges", "strong", "mcts", "random"] {
         ok(&mut e, &format!("param_hex player {player}"));
         assert!(ok(&mut e, "param_hex").starts_with(&format!("[string] player {player}\n")));
     }
@@ -360,9 +360,9 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
 }
 
 #[test]
-fn the_default_player_is_the_strong_one_and_takes_a_win_and_blocks_one() {
+fn the_default_player_is_mcts_and_takes_a_win_and_blocks_one() {
     let mut e = Engine::default();
-    assert_eq!(e.settings().player, hex::gtp::PlayerKind::Strong);
+    assert_eq!(e.settings().player, hex::gtp::PlayerKind::Mcts);
     ok(&mut e, "param_hex time 0.05");
     ok(&mut e, "boardsize 3");
     for line in ["play b b1", "play w a1", "play b b2", "play w a2"] {
@@ -570,7 +570,7 @@ proptest! {
         1..30,
     )) {
         let mut e = Engine::default();
-        // The random player answers genmove at once; the default strong one thinks for 0.5 s.
+        // The random player answers genmove at once; the default MCTS one thinks for 0.5 s.
         ok(&mut e, "param_hex player random");
         for line in &lines {
             if line.trim_start().starts_with("quit") || line.split_whitespace().nth(1) == Some("quit") {
@@ -715,7 +715,7 @@ name
 
 = cannot score
 
-= [string] player strong
+= [string] player mcts
 [string] time 0.5
 [string] depth 3
 [string] seed 1
