@@ -5,14 +5,16 @@
 //! then as White (Black then White to move after the opening stone). Hex has no draws, and
 //! every board is a first-player win, so only the swapped pair says who plays better.
 //!
-//! The strong player searches a fixed node budget per move rather than a time limit, so a game
-//! replays exactly on any machine and the results do not depend on the load of a shared one; the
-//! time that budget took is recorded with each game (`strong_s_per_move`).
+//! The strong player searches a fixed node budget per move, and the MCTS player a fixed number
+//! of iterations, rather than a time limit, so a game replays exactly on any machine and the
+//! results do not depend on the load of a shared one; the time those budgets took is recorded
+//! with each game (`strong_s_per_move`, `mcts_s_per_move`).
 
 use std::collections::BTreeMap;
 use std::time::Instant;
 
 use hex::heuristics::{PathDifference, PathDistance, TwoDistance, ZeroOneBfs};
+use hex::mcts::{MctsConfig, MctsPlayer};
 use hex::players::{BridgesConfig, BridgesPlayer, CoolcowPlayer, MadeupConfig, MadeupPlayer, SearchConfig};
 use hex::strong::{StrongConfig, StrongPlayer};
 use hex::{Cell, Color, HexGame, HexMove, HexPlayer, Position, RandomPlayer};
@@ -65,6 +67,8 @@ pub enum HexPlayerSpec {
     Searcher(HexEval, u32),
     /// The strong player with this node budget per move.
     Strong(u64),
+    /// The MCTS player with this many iterations per move (deterministic, unlike a time limit).
+    Mcts(u64),
 }
 
 impl HexPlayerSpec {
@@ -77,6 +81,7 @@ impl HexPlayerSpec {
             HexPlayerSpec::Bridges(d) => format!("bridges-d{d}"),
             HexPlayerSpec::Searcher(eval, d) => format!("{}-d{d}", eval.name()),
             HexPlayerSpec::Strong(nodes) => format!("strong-{nodes}n"),
+            HexPlayerSpec::Mcts(iterations) => format!("mcts-{iterations}i"),
         }
     }
 
@@ -84,6 +89,7 @@ impl HexPlayerSpec {
         match self {
             HexPlayerSpec::Searcher(..) => "alphabeta".into(),
             HexPlayerSpec::Strong(_) => "strong".into(),
+            HexPlayerSpec::Mcts(_) => "mcts".into(),
             other => other.name().split('-').next().unwrap_or_default().into(),
         }
     }
@@ -114,6 +120,9 @@ impl HexPlayerSpec {
                 ..Default::default()
             })),
             HexPlayerSpec::Searcher(eval, depth) => Box::new(EvalSearcher { eval, depth }),
+            HexPlayerSpec::Mcts(iterations) => {
+                Box::new(MctsPlayer::new(MctsConfig { seed, ..MctsConfig::iterations(iterations) }))
+            }
             HexPlayerSpec::Strong(_) => unreachable!("built above"),
         })
     }
@@ -208,17 +217,18 @@ impl HexRow {
         let empty = Position::new(u32::from(self.size)).expect("row sizes are valid");
         let mut position = empty.play(HexMove::Place(opening)).expect("the first stone is legal");
         let mut moves = 1u64;
-        let mut strong_time = 0.0;
-        let mut strong_moves = 0u64;
+        // Thinking time of the budgeted players (strong, MCTS): seconds and moves, by agent.
+        let mut thinking_time: BTreeMap<String, (f64, u64)> = BTreeMap::new();
         let mut a_nodes = 0u64;
         while position.winner().is_none() {
             let a_turn = position.to_move() == a_color;
             let (built, spec) = if a_turn { (&mut a, self.a) } else { (&mut b, self.b) };
             let thinking = Instant::now();
             let mv = built.player().choose(&position);
-            if matches!(spec, HexPlayerSpec::Strong(_)) {
-                strong_time += thinking.elapsed().as_secs_f64();
-                strong_moves += 1;
+            if matches!(spec, HexPlayerSpec::Strong(_) | HexPlayerSpec::Mcts(_)) {
+                let entry = thinking_time.entry(spec.agent()).or_default();
+                entry.0 += thinking.elapsed().as_secs_f64();
+                entry.1 += 1;
             }
             if a_turn {
                 a_nodes += built.last_nodes();
@@ -237,8 +247,8 @@ impl HexRow {
             ("colour".to_string(), a_color.name().to_string()),
             ("opening".to_string(), hex::move_name(HexMove::Place(opening))),
         ]);
-        if strong_moves > 0 {
-            settings.insert("strong_s_per_move".into(), format!("{:.4}", strong_time / strong_moves as f64));
+        for (agent, (time, moves)) in thinking_time {
+            settings.insert(format!("{agent}_s_per_move"), format!("{:.4}", time / moves as f64));
         }
         if let HexPlayerSpec::Strong(nodes) = self.a {
             settings.insert("nodes_per_move".into(), nodes.to_string());
@@ -280,9 +290,14 @@ fn pairing(tier: u8, games: u64, a: HexPlayerSpec, b: HexPlayerSpec, size: u8, p
 /// and 11×11 on one core: see the recorded `strong_s_per_move`).
 pub const STRONG_NODES: u64 = 20_000;
 
+/// The MCTS player's iterations per move in the full tiers (about 0.2 s a move on 9×9 on one
+/// core, the time at which it was compared with the strong player).
+pub const MCTS_ITERATIONS: u64 = 30_000;
+
 /// The Hex rows: tier 1, the depth-3 alpha-beta searcher with each pair of evaluations on 7×7
 /// (50 games); tier 2, every pair of players on 9×9 (random, the three seeds at depth 3, the
-/// strong player; 50 games); tier 3, the strong player against each seed on 11×11 (20 games).
+/// strong and MCTS players; 50 games); tier 3, the strong player against each seed on 11×11,
+/// and MCTS against the strong player and each seed (20 games).
 ///
 /// `quick` plays 2 games per row on 5×5 boards (6×6 in tier 3, so that its row ids differ from
 /// tier 2's), the searchers at depth 2 and the strong player with 1,000 nodes a move.
@@ -291,13 +306,14 @@ pub fn rows_hex(quick: bool) -> Vec<Row> {
     let prefix = if quick { "quick-" } else { "" };
     let games = |n: u64| if quick { 2 } else { n };
     let (depth, strong, sizes) = if quick { (2, 1_000, [5, 5, 6]) } else { (3, STRONG_NODES, [7, 9, 11]) };
+    let mcts = if quick { 500 } else { MCTS_ITERATIONS };
     let mut rows = Vec::new();
     for (i, &x) in HexEval::ALL.iter().enumerate() {
         for &y in &HexEval::ALL[i + 1..] {
             rows.push(pairing(1, games(50), Searcher(x, depth), Searcher(y, depth), sizes[0], prefix));
         }
     }
-    let players = [Strong(strong), Bridges(depth), Coolcow(depth), Madeup(depth), Random];
+    let players = [Mcts(mcts), Strong(strong), Bridges(depth), Coolcow(depth), Madeup(depth), Random];
     for (i, &a) in players.iter().enumerate() {
         for &b in &players[i + 1..] {
             rows.push(pairing(2, games(50), a, b, sizes[1], prefix));
@@ -305,6 +321,9 @@ pub fn rows_hex(quick: bool) -> Vec<Row> {
     }
     for seed_player in [Madeup(depth), Coolcow(depth), Bridges(depth)] {
         rows.push(pairing(3, games(20), Strong(strong), seed_player, sizes[2], prefix));
+    }
+    for opponent in [Strong(strong), Madeup(depth), Coolcow(depth), Bridges(depth)] {
+        rows.push(pairing(3, games(20), Mcts(mcts), opponent, sizes[2], prefix));
     }
     rows
 }
@@ -319,8 +338,8 @@ mod tests {
         let ids: std::collections::HashSet<&str> = rows.iter().map(|r| r.id.as_str()).collect();
         assert_eq!(ids.len(), rows.len());
         assert_eq!(rows.iter().filter(|r| r.tier == 1).count(), 6);
-        assert_eq!(rows.iter().filter(|r| r.tier == 2).count(), 10);
-        assert_eq!(rows.iter().filter(|r| r.tier == 3).count(), 3);
+        assert_eq!(rows.iter().filter(|r| r.tier == 2).count(), 15);
+        assert_eq!(rows.iter().filter(|r| r.tier == 3).count(), 7);
         let row = rows.iter().find(|r| r.tier == 3).unwrap();
         let (first, second) = (row.run(0, 5), row.run(1, 5));
         assert_eq!(first.seed, second.seed);
@@ -334,6 +353,13 @@ mod tests {
         assert!(first.nodes > 0, "the strong player's search nodes are recorded");
         // A node budget makes a game replay exactly.
         assert_eq!(row.run(0, 5).moves, first.moves);
+        // So does an iteration budget for MCTS; both budgeted players' times are recorded.
+        let row =
+            rows.iter().find(|r| r.id.starts_with("quick-mcts-") && r.id.contains("-vs-strong-")).unwrap();
+        let game = row.run(3, 7);
+        assert!(game.settings.contains_key("mcts_s_per_move"));
+        assert!(game.settings.contains_key("strong_s_per_move"));
+        assert_eq!(row.run(3, 7).moves, game.moves);
     }
 
     #[test]
@@ -344,6 +370,10 @@ mod tests {
             _ => unreachable!(),
         };
         assert_eq!((size(1), size(2), size(3)), (7, 9, 11));
-        assert!(rows.iter().filter(|r| r.tier == 3).all(|r| r.games == 20 && r.id.starts_with("strong-")));
+        assert!(
+            rows.iter()
+                .filter(|r| r.tier == 3)
+                .all(|r| r.games == 20 && (r.id.starts_with("strong-") || r.id.starts_with("mcts-")))
+        );
     }
 }
