@@ -459,18 +459,16 @@ mod tests {
         })
     }
 
-    /// Fill-in never changes the winner, whoever is to move, on many random small positions
-    /// (checked by plain negamax on both the position and its filled version).
-    #[test]
-    fn fill_in_keeps_the_winner() {
-        let mut seed = 4242u64;
+    /// Calls `check` on random positions of 2×2 to 5×5 boards with at most 9 empty cells (few
+    /// enough for plain negamax), drawn from `seed`: each cell Black, White or empty with
+    /// probabilities 3/7, 3/7 and 1/7.
+    fn late_positions(mut seed: u64, mut check: impl FnMut(&Geometry, [u128; 2])) {
         let mut next = move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
         };
-        let mut filled_some = 0;
         for n in 2..=5u8 {
             let g = Geometry::new(n);
             for _ in 0..2500 {
@@ -482,26 +480,35 @@ mod tests {
                         _ => {}
                     }
                 }
-                let empty = g.cells & !stones[0] & !stones[1];
-                if empty.count_ones() > 9 {
-                    continue;
-                }
-                let filled = g.fill_in(stones);
-                assert_eq!(filled[0] & stones[1], 0);
-                assert_eq!(filled[1] & stones[0], 0);
-                if filled == stones {
-                    continue;
-                }
-                filled_some += 1;
-                for mover in 0..2 {
-                    assert_eq!(
-                        negamax(&g, stones, mover),
-                        negamax(&g, filled, mover),
-                        "{n}x{n} {stones:?} filled {filled:?} mover {mover}"
-                    );
+                if (g.cells & !stones[0] & !stones[1]).count_ones() <= 9 {
+                    check(&g, stones);
                 }
             }
         }
+    }
+
+    /// Fill-in never changes the winner, whoever is to move, on many random small positions
+    /// (checked by plain negamax on both the position and its filled version).
+    #[test]
+    fn fill_in_keeps_the_winner() {
+        let mut filled_some = 0;
+        late_positions(4242, |g, stones| {
+            let filled = g.fill_in(stones);
+            assert_eq!(filled[0] & stones[1], 0);
+            assert_eq!(filled[1] & stones[0], 0);
+            if filled == stones {
+                return;
+            }
+            filled_some += 1;
+            for mover in 0..2 {
+                assert_eq!(
+                    negamax(g, stones, mover),
+                    negamax(g, filled, mover),
+                    "{n}x{n} {stones:?} filled {filled:?} mover {mover}",
+                    n = g.size
+                );
+            }
+        });
         assert!(filled_some > 100, "only {filled_some} positions had anything to fill");
     }
 
@@ -509,49 +516,28 @@ mod tests {
     /// to move wins, it wins with a move that is not vulnerable, or with every move.
     #[test]
     fn vulnerable_cells_are_never_the_only_wins() {
-        let mut seed = 99u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
         let mut pruned_some = 0;
-        for n in 2..=5u8 {
-            let g = Geometry::new(n);
-            for _ in 0..2500 {
-                let mut stones = [0u128; 2];
-                for b in bits(g.cells) {
-                    match next() % 7 {
-                        0..=2 => stones[0] |= 1 << b,
-                        3..=5 => stones[1] |= 1 << b,
-                        _ => {}
-                    }
-                }
-                let empty = g.cells & !stones[0] & !stones[1];
-                if empty.count_ones() > 9 {
+        late_positions(99, |g, stones| {
+            let empty = g.cells & !stones[0] & !stones[1];
+            for mover in 0..2 {
+                let (vulnerable, _) = g.vulnerable(1 - mover, stones, g.cells);
+                if vulnerable == 0 {
                     continue;
                 }
-                for mover in 0..2 {
-                    let (vulnerable, _) = g.vulnerable(1 - mover, stones, g.cells);
-                    if vulnerable == 0 {
-                        continue;
-                    }
-                    let wins: u128 = bits(empty)
-                        .filter(|&b| {
-                            let mut next = stones;
-                            next[mover] |= 1 << b;
-                            !negamax(&g, next, 1 - mover)
-                        })
-                        .fold(0, |acc, b| acc | 1 << b);
-                    pruned_some += 1;
-                    assert!(
-                        wins == 0 || wins == empty || wins & !vulnerable != 0,
-                        "{n}x{n} {stones:?} mover {mover} wins {wins:x} vulnerable {vulnerable:x}"
-                    );
-                }
+                let wins: u128 = bits(empty)
+                    .filter(|&b| {
+                        let mut next = stones;
+                        next[mover] |= 1 << b;
+                        !negamax(g, next, 1 - mover)
+                    })
+                    .fold(0, |acc, b| acc | 1 << b);
+                pruned_some += 1;
+                assert!(
+                    wins == 0 || wins == empty || wins & !vulnerable != 0,
+                    "{stones:?} mover {mover} wins {wins:x} vulnerable {vulnerable:x}"
+                );
             }
-        }
+        });
         assert!(pruned_some > 100, "only {pruned_some} positions had vulnerable cells");
     }
 
