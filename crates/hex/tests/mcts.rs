@@ -7,25 +7,13 @@ use std::time::{Duration, Instant};
 use hex::mcts::{HexPlayout, MctsConfig, MctsPlayer, MctsReason};
 use hex::players::{BridgesPlayer, CoolcowPlayer, MadeupPlayer};
 use hex::strong::{StrongConfig, StrongPlayer};
-use hex::{Board, Cell, Color, HexGame, HexMove, HexPlayer, Position, RandomPlayer};
+use hex::{Cell, Color, HexGame, HexMove, HexPlayer, Position, RandomPlayer};
 use rand::{RngExt, SeedableRng};
 use search_core::mcts::{McRng, Playout};
 
-/// A position on an n×n board with these stones and `to_move` to play.
-fn position(size: u32, black: &[(u8, u8)], white: &[(u8, u8)], to_move: Color) -> Position {
-    let mut board = Board::new(size).unwrap();
-    for &(r, c) in black {
-        board.set(Cell::new(r, c), Some(Color::Black));
-    }
-    for &(r, c) in white {
-        board.set(Cell::new(r, c), Some(Color::White));
-    }
-    Position::from_board(board, to_move)
-}
+mod common;
 
-fn place(r: u8, c: u8) -> HexMove {
-    HexMove::Place(Cell::new(r, c))
-}
+use common::{place, position};
 
 #[test]
 fn takes_an_immediate_win() {
