@@ -176,6 +176,24 @@ pub enum Objective {
     WinLoss,
 }
 
+impl Objective {
+    /// The value of a finished game whose return to the searching player is `points`.
+    pub(crate) fn of_return(self, points: i32) -> i32 {
+        match self {
+            Objective::Points => points,
+            Objective::WinLoss => points.signum(),
+        }
+    }
+
+    /// The least and greatest values: 168 pips is every tile's pips, the most a game can return.
+    pub(crate) fn value_bounds(self) -> (i32, i32) {
+        match self {
+            Objective::Points => (-168, 168),
+            Objective::WinLoss => (-1, 1),
+        }
+    }
+}
+
 impl Evaluator<PerfectBlock> for Objective {
     type Value = i32;
 
@@ -185,18 +203,11 @@ impl Evaluator<PerfectBlock> for Objective {
     }
 
     fn terminal(&self, game: &PerfectBlock, p: &Position, player: Player, _ply: u32) -> i32 {
-        let r = p.returns(game.blocked)[player as usize];
-        match self {
-            Objective::Points => r,
-            Objective::WinLoss => r.signum(),
-        }
+        self.of_return(p.returns(game.blocked)[player as usize])
     }
 
     fn bounds(&self) -> Option<(i32, i32)> {
-        match self {
-            Objective::Points => Some((-168, 168)),
-            Objective::WinLoss => Some((-1, 1)),
-        }
+        Some(self.value_bounds())
     }
 }
 

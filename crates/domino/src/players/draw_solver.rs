@@ -130,25 +130,15 @@ impl Evaluator<PerfectDraw> for Objective {
         }
         let me = p.hands[player as usize].pips() as i32;
         let opp = p.hands[1 - player as usize].pips() as i32;
-        match self {
-            Objective::Points => opp - me,
-            Objective::WinLoss => (opp - me).signum(),
-        }
+        self.of_return(opp - me)
     }
 
     fn terminal(&self, game: &PerfectDraw, p: &DrawPosition, player: Player, _ply: u32) -> i32 {
-        let r = p.returns(game.blocked)[player as usize];
-        match self {
-            Objective::Points => r,
-            Objective::WinLoss => r.signum(),
-        }
+        self.of_return(p.returns(game.blocked)[player as usize])
     }
 
     fn bounds(&self) -> Option<(i32, i32)> {
-        match self {
-            Objective::Points => Some((-168, 168)),
-            Objective::WinLoss => Some((-1, 1)),
-        }
+        Some(self.value_bounds())
     }
 }
 
