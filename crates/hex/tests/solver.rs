@@ -67,6 +67,17 @@ fn random_position(size: u32, moves: &[usize]) -> Position {
     pos
 }
 
+/// Every move that wins for the side to move, in legal-move order, by brute force.
+fn brute_force_winning_moves(pos: &Position) -> Vec<HexMove> {
+    pos.legal_moves()
+        .into_iter()
+        .filter(|&mv| {
+            let next = pos.play_unchecked(mv);
+            next.winner().is_some() || !brute_force_wins(&next)
+        })
+        .collect()
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(64))]
 
@@ -84,15 +95,7 @@ proptest! {
             let next = pos.play(HexMove::Place(cell)).unwrap();
             prop_assert!(next.winner().is_some() || !brute_force_wins(&next));
         }
-        let expected: Vec<HexMove> = pos
-            .legal_moves()
-            .into_iter()
-            .filter(|&mv| {
-                let next = pos.play_unchecked(mv);
-                next.winner().is_some() || !brute_force_wins(&next)
-            })
-            .collect();
-        prop_assert_eq!(solver.winning_moves(&pos).unwrap(), expected);
+        prop_assert_eq!(solver.winning_moves(&pos).unwrap(), brute_force_winning_moves(&pos));
     }
 
 }
@@ -110,15 +113,7 @@ proptest! {
         let mover_wins = brute_force_wins(&pos);
         let winner = if mover_wins { pos.to_move() } else { pos.to_move().opponent() };
         prop_assert_eq!(solver.solve(&pos).unwrap().verdict.winner(), Some(winner));
-        let expected: Vec<HexMove> = pos
-            .legal_moves()
-            .into_iter()
-            .filter(|&mv| {
-                let next = pos.play_unchecked(mv);
-                next.winner().is_some() || !brute_force_wins(&next)
-            })
-            .collect();
-        prop_assert_eq!(solver.winning_moves(&pos).unwrap(), expected);
+        prop_assert_eq!(solver.winning_moves(&pos).unwrap(), brute_force_winning_moves(&pos));
     }
 }
 
