@@ -660,6 +660,7 @@ pub const SOLVER_CONFIG: SolverConfig = SolverConfig {
     max_nodes: None,
     time_limit: Some(Duration::from_secs(10)),
     semi_connections: true,
+    h_search: true,
 };
 
 /// The position the solver commands look at: the game's, or its stones with `args[0]` to move.

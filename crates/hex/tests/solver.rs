@@ -135,9 +135,16 @@ proptest! {
 
 #[test]
 fn semi_connections_off_gives_the_same_answers() {
-    let config = SolverConfig { semi_connections: false, ..SolverConfig::default() };
+    let config = SolverConfig { semi_connections: false, h_search: false, ..SolverConfig::default() };
     let map = Solver::new(config).opening_map(4).unwrap();
     assert_eq!(map.winning_cells(), table()[&4]);
+}
+
+#[test]
+fn h_search_off_gives_the_same_answers() {
+    let config = SolverConfig { h_search: false, ..SolverConfig::default() };
+    let map = Solver::new(config).opening_map(5).unwrap();
+    assert_eq!(map.winning_cells(), table()[&5]);
 }
 
 #[test]

@@ -50,7 +50,10 @@
 //! assert!(moves.contains(&hex::HexMove::Place(Cell::new(1, 1))));
 //! ```
 
+#[cfg(test)]
+mod brute;
 mod geometry;
+mod hsearch;
 mod openings;
 mod search;
 mod table;
@@ -65,6 +68,7 @@ pub use openings::{Opening, OpeningMap};
 
 use crate::board::{BadSize, Cell, Color, HexMove, Position};
 use geometry::Geometry;
+use hsearch::HSearch;
 use search::{Keys, Limits, Outcome, Search, State};
 use table::Table;
 
@@ -87,12 +91,23 @@ pub struct SolverConfig {
     /// Look for the opponent's semi-connections (cells where its stone would give it a virtual
     /// win) before trying moves. Slower nodes, far fewer of them.
     pub semi_connections: bool,
+    /// Build both sides' virtual and semi-connections by H-search (AND and OR rules over
+    /// groups and empty cells) at every new position: wins found without search, and the
+    /// must-play region from all the opponent's semi-connections between its edges. Much
+    /// slower nodes, far fewer of them; replaces `semi_connections` when on.
+    pub h_search: bool,
 }
 
 impl Default for SolverConfig {
-    /// A table of 2^20 entries, no limits, semi-connections on.
+    /// A table of 2^20 entries, no limits, semi-connections and H-search on.
     fn default() -> Self {
-        SolverConfig { table_bits: 20, max_nodes: None, time_limit: None, semi_connections: true }
+        SolverConfig {
+            table_bits: 20,
+            max_nodes: None,
+            time_limit: None,
+            semi_connections: true,
+            h_search: true,
+        }
     }
 }
 
@@ -246,6 +261,7 @@ pub struct Solver {
     table: Table,
     keys: Keys,
     geometry: Option<Geometry>,
+    hsearch: HSearch,
 }
 
 impl Solver {
@@ -256,7 +272,13 @@ impl Solver {
     /// assert_eq!(solver.config().table_bits, 20);
     /// ```
     pub fn new(config: SolverConfig) -> Solver {
-        Solver { config, table: Table::new(config.table_bits), keys: Keys::new(), geometry: None }
+        Solver {
+            config,
+            table: Table::new(config.table_bits),
+            keys: Keys::new(),
+            geometry: None,
+            hsearch: HSearch::new(),
+        }
     }
 
     /// The settings.
@@ -393,6 +415,92 @@ impl Solver {
         Ok(OpeningMap::new(size as u8, openings))
     }
 
+    /// [`Solver::opening_map_with`] on `threads` threads, each with its own solver built from
+    /// `config` (so each has its own table: mind the memory). An opening and its 180° rotation
+    /// are the same game, so only one of each pair is searched and the other is copied, with
+    /// no nodes of its own. `progress` sees each opening as it is solved, in no fixed order.
+    ///
+    /// ```
+    /// use hex::solver::{Solver, SolverConfig};
+    ///
+    /// let config = SolverConfig { table_bits: 12, ..SolverConfig::default() };
+    /// let map = Solver::opening_map_threads(config, 4, 2, |_| {}).unwrap();
+    /// let one_thread = Solver::new(config).opening_map(4).unwrap();
+    /// assert_eq!(map.winning_cells(), one_thread.winning_cells());
+    /// ```
+    pub fn opening_map_threads(
+        config: SolverConfig,
+        size: u32,
+        threads: usize,
+        progress: impl Fn(&Opening) + Sync,
+    ) -> Result<OpeningMap, SolveError> {
+        let empty = Position::new(size)?;
+        let n = size as u8;
+        let rotate = |c: Cell| Cell::new(n - 1 - c.row, n - 1 - c.col);
+        let cells: Vec<Cell> = empty.board().cells().collect();
+        // One of each rotation pair, the one that comes first row by row.
+        let canonical: Vec<Cell> = cells.iter().copied().filter(|&c| c <= rotate(c)).collect();
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let results = std::sync::Mutex::new(Vec::new());
+        let failure = std::sync::Mutex::new(None);
+        std::thread::scope(|scope| {
+            for _ in 0..threads.max(1) {
+                scope.spawn(|| {
+                    let mut solver = Solver::new(config);
+                    loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some(&cell) = canonical.get(i) else { break };
+                        if failure.lock().expect("no panics while held").is_some() {
+                            break;
+                        }
+                        let position =
+                            empty.play(HexMove::Place(cell)).expect("an empty cell of a fresh board");
+                        let solution = match position.winner() {
+                            Some(winner) => Ok(Solution {
+                                verdict: Verdict::Win { winner, winning_move: None },
+                                stats: SolverStats::default(),
+                            }),
+                            None => solver.solve(&position),
+                        };
+                        match solution {
+                            Ok(s) => {
+                                let opening = Opening { cell, verdict: s.verdict, stats: s.stats };
+                                progress(&opening);
+                                results.lock().expect("no panics while held").push(opening);
+                            }
+                            Err(e) => {
+                                failure.lock().expect("no panics while held").get_or_insert(e);
+                            }
+                        }
+                    }
+                });
+            }
+        });
+        if let Some(e) = failure.into_inner().expect("threads are done") {
+            return Err(e);
+        }
+        let solved = results.into_inner().expect("threads are done");
+        let mut openings = Vec::with_capacity(cells.len());
+        for cell in cells {
+            let twin = rotate(cell);
+            if let Some(o) = solved.iter().find(|o| o.cell == cell) {
+                openings.push(*o);
+            } else {
+                let o = solved.iter().find(|o| o.cell == twin).expect("every pair has a solved opening");
+                let verdict = match o.verdict {
+                    Verdict::Win { winner, winning_move } => {
+                        Verdict::Win { winner, winning_move: winning_move.map(rotate) }
+                    }
+                    unknown => unknown,
+                };
+                let opening = Opening { cell, verdict, stats: SolverStats::default() };
+                progress(&opening);
+                openings.push(opening);
+            }
+        }
+        Ok(OpeningMap::new(n, openings))
+    }
+
     /// Checks `position` and turns it into the search's state, rebuilding the geometry for a
     /// new board size.
     fn prepare(&mut self, position: &Position) -> Result<State, SolveError> {
@@ -431,6 +539,7 @@ impl Solver {
             keys: &self.keys,
             limits,
             semis: self.config.semi_connections,
+            hsearch: self.config.h_search.then_some(&mut self.hsearch),
             stats: SolverStats::default(),
             aborted: None,
         }

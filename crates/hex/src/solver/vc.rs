@@ -264,43 +264,16 @@ mod tests {
 
 #[cfg(test)]
 mod soundness {
+    use super::super::brute::{RandomStones, wins_defending};
     use super::*;
-
-    /// Whether `color` (stones `own`) connects with `opp` to move first, playing only in `free`.
-    fn wins_defending(geo: &Geometry, color: Color, own: u128, free: u128, opp_to_move: bool) -> bool {
-        if geo.connects(color, own) {
-            return true;
-        }
-        if free == 0 {
-            return false;
-        }
-        if opp_to_move {
-            bits(free).all(|b| wins_defending(geo, color, own, free & !(1 << b), false))
-        } else {
-            bits(free).any(|b| wins_defending(geo, color, own | 1 << b, free & !(1 << b), true))
-        }
-    }
 
     #[test]
     fn virtual_wins_and_semi_wins_hold_on_their_carriers() {
-        let mut seed = 777u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut random = RandomStones::new(777);
         for n in 3..=6u8 {
             let geo = Geometry::new(n);
             for _ in 0..3000 {
-                let mut stones = [0u128; 2];
-                for b in bits(geo.cells) {
-                    match next() % 6 {
-                        0 | 1 => stones[0] |= 1 << b,
-                        2 | 3 => stones[1] |= 1 << b,
-                        _ => {}
-                    }
-                }
+                let stones = random.position(&geo);
                 let empty = geo.cells & !stones[0] & !stones[1];
                 for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
                     if let Some(carrier) = virtual_win(&geo, color, stones[i], empty) {

@@ -1,0 +1,463 @@
+//! H-search (Anshelevich): one side's virtual and semi-connections, built bottom-up.
+//!
+//! The nodes are the side's two edges (each merged with the stones that touch it), its other
+//! groups of stones, and every empty cell; an empty cell as an end point stands for a stone
+//! the side would put there. A *virtual connection* (VC) between two nodes with carrier `C`
+//! (empty cells) holds even if the opponent moves first, a *semi-connection* (SC) needs the
+//! side to move first, on its *key*. Adjacent nodes have a VC with an empty carrier, and the
+//! ziggurats are VCs to an edge; then, to a fixpoint:
+//! - AND: VC(x, z, C1) and VC(z, y, C2) with disjoint carriers that avoid x and y give a VC
+//!   x–y with carrier C1 ∪ C2 when z is a group of the side, and an SC with key z and carrier
+//!   C1 ∪ C2 ∪ {z} when z is empty;
+//! - OR: SCs between x and y whose carriers have an empty intersection give a VC with the
+//!   union of their carriers (whatever the opponent plays, one SC is untouched and its key is
+//!   played).
+//!
+//! A VC between the edges is a win whoever moves; an SC between them a win for the side to
+//! move, and for the opponent to move the intersection of all such carriers is where it must
+//! play (the must-play region). Only minimal carriers are kept, a few per pair (the lists are
+//! bounded, as in every H-search), so the search can miss connections but never invents one.
+
+use super::geometry::{Geometry, bits};
+use crate::board::Color;
+
+/// Nodes are at most two edges and a hundred cells: a `u128` holds a set of them.
+const MAX_NODES: usize = 128;
+
+/// Carriers kept per pair of nodes.
+const VC_CAP: usize = 8;
+const SC_CAP: usize = 16;
+
+/// The most SCs one OR combines.
+const MAX_ORS: u32 = 4;
+
+/// How many AND combinations one build may try before it stops where it is (the fixpoint is
+/// not needed for soundness: what was found holds).
+const MAX_WORK: u32 = 200_000;
+
+/// What one build found between the side's two edges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EdgeLink {
+    /// A VC: the side wins whoever moves; the carrier (empty if the stones already connect).
+    Virtual(u128),
+    /// No VC; [`HSearch::edge_semis`] lists the SCs, if any.
+    Semis,
+}
+
+/// The connection tables of one build, kept between builds so the memory is reused. The
+/// lists of the pair (a, b), a < b, sit at `a * n + b`: lengths in one array and carriers in
+/// another, so a new build only clears the lengths.
+pub(crate) struct HSearch {
+    /// Nodes in this build.
+    n: usize,
+    /// The cell of an empty-cell node (0 for edges and groups).
+    cell: [u128; MAX_NODES],
+    /// The node of each empty cell or own stone (`u8::MAX` otherwise).
+    node_of: [u8; 128],
+    vc_len: Vec<u8>,
+    vc: Vec<u128>,
+    sc_len: Vec<u8>,
+    sc: Vec<u128>,
+    sc_key: Vec<u8>,
+    /// For each node, the nodes it has at least one VC with.
+    linked: [u128; MAX_NODES],
+    /// For each node, the nodes next to it (a VC with an empty carrier, which makes every
+    /// other connection of the pair useless).
+    adjacent: [u128; MAX_NODES],
+    /// New VCs whose AND combinations are still to try.
+    queue: Vec<(u8, u8, u128)>,
+    work: u32,
+    won: Option<u128>,
+}
+
+impl std::fmt::Debug for HSearch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HSearch").field("nodes", &self.n).finish_non_exhaustive()
+    }
+}
+
+impl HSearch {
+    /// Empty tables.
+    pub(crate) fn new() -> HSearch {
+        HSearch {
+            n: 0,
+            cell: [0; MAX_NODES],
+            node_of: [u8::MAX; 128],
+            vc_len: Vec::new(),
+            vc: Vec::new(),
+            sc_len: Vec::new(),
+            sc: Vec::new(),
+            sc_key: Vec::new(),
+            linked: [0; MAX_NODES],
+            adjacent: [0; MAX_NODES],
+            queue: Vec::new(),
+            work: 0,
+            won: None,
+        }
+    }
+
+    /// Builds `color`'s connections (stones `own`, `empty` cells) and says whether its edges
+    /// are virtually connected.
+    pub(crate) fn build(&mut self, geo: &Geometry, color: Color, own: u128, empty: u128) -> EdgeLink {
+        let [start, end] = geo.edges_of(color);
+        let first = geo.flood(own & start, own);
+        let second = geo.flood(own & end, own);
+        if first & second != 0 {
+            return EdgeLink::Virtual(0);
+        }
+        self.node_of = [u8::MAX; 128];
+        self.cell[0] = 0;
+        self.cell[1] = 0;
+        for b in bits(first) {
+            self.node_of[b] = 0;
+        }
+        for b in bits(second) {
+            self.node_of[b] = 1;
+        }
+        let mut n = 2;
+        let mut rest = own & !first & !second;
+        while rest != 0 {
+            let group = geo.flood(rest & rest.wrapping_neg(), own);
+            rest &= !group;
+            for b in bits(group) {
+                self.node_of[b] = n as u8;
+            }
+            self.cell[n] = 0;
+            n += 1;
+        }
+        for b in bits(empty) {
+            self.node_of[b] = n as u8;
+            self.cell[n] = 1 << b;
+            n += 1;
+        }
+        self.n = n;
+        if self.vc_len.len() < n * n {
+            self.vc_len.resize(n * n, 0);
+            self.vc.resize(n * n * VC_CAP, 0);
+            self.sc_len.resize(n * n, 0);
+            self.sc.resize(n * n * SC_CAP, 0);
+            self.sc_key.resize(n * n * SC_CAP, 0);
+        }
+        self.vc_len[..n * n].fill(0);
+        self.sc_len[..n * n].fill(0);
+        self.linked[..n].fill(0);
+        self.adjacent[..n].fill(0);
+        self.queue.clear();
+        self.work = 0;
+        self.won = None;
+
+        // Adjacent nodes: VCs with empty carriers.
+        for b in bits(empty) {
+            let i = usize::from(self.node_of[b]);
+            for nb in bits(geo.neighbours(1 << b) & (empty | own)) {
+                let j = usize::from(self.node_of[nb]);
+                if j != i {
+                    self.add_vc(i, j, 0);
+                }
+            }
+            if start >> b & 1 == 1 {
+                self.add_vc(i, 0, 0);
+            }
+            if end >> b & 1 == 1 {
+                self.add_vc(i, 1, 0);
+            }
+        }
+        for (edge, list) in geo.templates[usize::from(color.index())].iter().enumerate() {
+            for &(anchor, carrier) in list {
+                let node = usize::from(self.node_of[anchor]);
+                if node != usize::from(u8::MAX) && node != edge && carrier & !empty == 0 {
+                    self.add_vc(node, edge, carrier);
+                }
+            }
+        }
+        self.run();
+        match self.won {
+            Some(carrier) => EdgeLink::Virtual(carrier),
+            None => EdgeLink::Semis,
+        }
+    }
+
+    /// The SCs between the edges found by the last build: (key cell, carrier with the key).
+    pub(crate) fn edge_semis(&self) -> impl Iterator<Item = (usize, u128)> + '_ {
+        // The pair (0, 1) is at index 1.
+        (0..usize::from(self.sc_len[1])).map(|i| (usize::from(self.sc_key[SC_CAP + i]), self.sc[SC_CAP + i]))
+    }
+
+    /// The VC carriers found between the node of `cell` (an empty cell or a stone) and the
+    /// side's edge `edge` (0 first, 1 second).
+    #[cfg(test)]
+    fn to_edge(&self, cell: usize, edge: usize) -> Vec<u128> {
+        let pair = self.index(usize::from(self.node_of[cell]), edge);
+        self.vc[pair * VC_CAP..pair * VC_CAP + usize::from(self.vc_len[pair])].to_vec()
+    }
+
+    /// The AND rule over every new VC until none is left (or the work bound is reached).
+    fn run(&mut self) {
+        let mut head = 0;
+        while head < self.queue.len() && self.won.is_none() {
+            let (a, b, c1) = self.queue[head];
+            head += 1;
+            for (x, z) in [(usize::from(a), usize::from(b)), (usize::from(b), usize::from(a))] {
+                // Edges are not midpoints: two nodes joined to the same edge are not joined to
+                // each other in a way that matters for the goal.
+                if z < 2 {
+                    continue;
+                }
+                let key = self.cell[z];
+                let x_cell = self.cell[x];
+                // Pairs already adjacent gain nothing from another connection.
+                for y in bits(self.linked[z] & !(1 << x) & !self.adjacent[x]) {
+                    if c1 & self.cell[y] != 0 {
+                        continue;
+                    }
+                    let zy = self.index(z, y);
+                    // Only the pair (x, y) changes below, never (z, y).
+                    let len = usize::from(self.vc_len[zy]);
+                    for k in 0..len {
+                        let c2 = self.vc[zy * VC_CAP + k];
+                        self.work += 1;
+                        if c1 & c2 != 0 || c2 & x_cell != 0 {
+                            continue;
+                        }
+                        if key == 0 {
+                            self.add_vc(x, y, c1 | c2);
+                        } else {
+                            self.add_sc(x, y, c1 | c2 | key, z);
+                        }
+                        if self.won.is_some() {
+                            return;
+                        }
+                    }
+                }
+                if self.work > MAX_WORK {
+                    return;
+                }
+            }
+        }
+    }
+
+    fn index(&self, a: usize, b: usize) -> usize {
+        if a < b { a * self.n + b } else { b * self.n + a }
+    }
+
+    /// Adds VC(a, b, carrier) unless a kept one's carrier is a subset; drops kept VCs and SCs
+    /// whose carriers contain it.
+    fn add_vc(&mut self, a: usize, b: usize, carrier: u128) {
+        let pair = self.index(a, b);
+        let list = &mut self.vc[pair * VC_CAP..(pair + 1) * VC_CAP];
+        let len = usize::from(self.vc_len[pair]);
+        if list[..len].iter().any(|&c| c & !carrier == 0) {
+            return;
+        }
+        let mut kept = 0;
+        for i in 0..len {
+            let c = list[i];
+            if carrier & !c != 0 {
+                list[kept] = c;
+                kept += 1;
+            }
+        }
+        if kept == VC_CAP {
+            // Full: the new carrier replaces the largest if it is smaller.
+            let (i, &largest) =
+                list.iter().enumerate().max_by_key(|(_, c)| c.count_ones()).expect("full list");
+            if largest.count_ones() <= carrier.count_ones() {
+                return;
+            }
+            list[i] = carrier;
+        } else {
+            list[kept] = carrier;
+            kept += 1;
+        }
+        self.vc_len[pair] = kept as u8;
+        let sc_len = usize::from(self.sc_len[pair]);
+        if sc_len > 0 {
+            let base = pair * SC_CAP;
+            let mut kept_sc = 0;
+            for i in 0..sc_len {
+                if carrier & !self.sc[base + i] != 0 {
+                    self.sc[base + kept_sc] = self.sc[base + i];
+                    self.sc_key[base + kept_sc] = self.sc_key[base + i];
+                    kept_sc += 1;
+                }
+            }
+            self.sc_len[pair] = kept_sc as u8;
+        }
+        self.linked[a] |= 1 << b;
+        self.linked[b] |= 1 << a;
+        if carrier == 0 {
+            self.adjacent[a] |= 1 << b;
+            self.adjacent[b] |= 1 << a;
+        }
+        if a.min(b) == 0 && a.max(b) == 1 {
+            self.won = Some(carrier);
+        }
+        self.queue.push((a as u8, b as u8, carrier));
+    }
+
+    /// Adds SC(a, b, carrier, key) unless a kept VC or SC has a carrier inside it, then tries
+    /// the OR rule with it.
+    fn add_sc(&mut self, a: usize, b: usize, carrier: u128, key: usize) {
+        let pair = self.index(a, b);
+        let vcs = &self.vc[pair * VC_CAP..pair * VC_CAP + usize::from(self.vc_len[pair])];
+        if vcs.iter().any(|&c| c & !carrier == 0) {
+            return;
+        }
+        let base = pair * SC_CAP;
+        let len = usize::from(self.sc_len[pair]);
+        let list = &mut self.sc[base..base + SC_CAP];
+        if list[..len].iter().any(|&c| c & !carrier == 0) {
+            return;
+        }
+        let keys = &mut self.sc_key[base..base + SC_CAP];
+        let mut kept = 0;
+        for i in 0..len {
+            if carrier & !list[i] != 0 {
+                list[kept] = list[i];
+                keys[kept] = keys[i];
+                kept += 1;
+            }
+        }
+        let slot = if kept == SC_CAP {
+            let (i, &largest) =
+                list.iter().enumerate().max_by_key(|(_, c)| c.count_ones()).expect("full list");
+            if largest.count_ones() <= carrier.count_ones() {
+                self.sc_len[pair] = kept as u8;
+                return;
+            }
+            i
+        } else {
+            kept += 1;
+            kept - 1
+        };
+        list[slot] = carrier;
+        keys[slot] = self.cell[key].trailing_zeros() as u8;
+        self.sc_len[pair] = kept as u8;
+        // OR: the new SC with up to MAX_ORS − 1 others whose carriers cut the intersection.
+        let mut others = [0u128; SC_CAP];
+        let mut count = 0;
+        for (i, &c) in list[..kept].iter().enumerate() {
+            if i != slot && c & carrier != carrier {
+                others[count] = c;
+                count += 1;
+            }
+        }
+        if let Some(union) = or_rule(&others[..count], carrier, carrier, 1) {
+            self.add_vc(a, b, union);
+        }
+    }
+}
+
+/// A set of `others` whose carriers, with `inter` so far (`used` SCs), intersect in nothing:
+/// the union of all their carriers.
+fn or_rule(others: &[u128], inter: u128, union: u128, used: u32) -> Option<u128> {
+    for (i, &c) in others.iter().enumerate() {
+        let next = inter & c;
+        if next == inter {
+            continue;
+        }
+        if next == 0 {
+            return Some(union | c);
+        }
+        if used + 1 < MAX_ORS
+            && let Some(found) = or_rule(&others[i + 1..], next, union | c, used + 1)
+        {
+            return Some(found);
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Cell;
+
+    fn stones(geo: &Geometry, cells: &[(u8, u8)]) -> u128 {
+        cells.iter().map(|&(r, c)| geo.bit(Cell::new(r, c))).fold(0, |a, b| a | b)
+    }
+
+    #[test]
+    fn bridge_to_both_edges_is_a_virtual_win() {
+        let geo = Geometry::new(3);
+        let own = stones(&geo, &[(1, 1)]);
+        let mut h = HSearch::new();
+        match h.build(&geo, Color::Black, own, geo.cells & !own) {
+            EdgeLink::Virtual(carrier) => assert_eq!(carrier.count_ones(), 4),
+            EdgeLink::Semis => panic!("b2 on 3x3 is connected"),
+        }
+    }
+
+    /// Every VC and SC between the edges holds on its carrier (brute force where the carrier
+    /// is small enough), on random positions of 3x3 to 6x6.
+    #[test]
+    fn edge_connections_hold_on_their_carriers() {
+        use super::super::brute::{RandomStones, wins_defending};
+        let mut random = RandomStones::new(4242);
+        let mut h = HSearch::new();
+        let mut checked = 0;
+        for n in 3..=6u8 {
+            let geo = Geometry::new(n);
+            for _ in 0..1000 {
+                let stones = random.position(&geo);
+                let empty = geo.cells & !stones[0] & !stones[1];
+                for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
+                    match h.build(&geo, color, stones[i], empty) {
+                        EdgeLink::Virtual(carrier) if carrier.count_ones() <= 12 => {
+                            checked += 1;
+                            assert!(
+                                wins_defending(&geo, color, stones[i], carrier, true),
+                                "VC: {n} {color:?} {stones:?} carrier {carrier:x}"
+                            );
+                        }
+                        EdgeLink::Virtual(_) => {}
+                        EdgeLink::Semis => {
+                            for (z, carrier) in h.edge_semis() {
+                                assert_eq!(carrier >> z & 1, 1, "the key is in the carrier");
+                                if carrier.count_ones() <= 12 {
+                                    checked += 1;
+                                    assert!(
+                                        wins_defending(
+                                            &geo,
+                                            color,
+                                            stones[i] | 1 << z,
+                                            carrier & !(1 << z),
+                                            true
+                                        ),
+                                        "SC: {n} {color:?} {stones:?} key {z} carrier {carrier:x}"
+                                    );
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} connections checked");
+    }
+
+    #[test]
+    fn second_and_third_row_stones_reach_their_edge() {
+        let geo = Geometry::new(7);
+        let mut h = HSearch::new();
+        // Black d2: the bridge to the top edge (two cells); Black c5 (third row from the
+        // bottom): a ziggurat or an H-search VC to the bottom edge.
+        let own = geo.bit(Cell::new(1, 3)) | geo.bit(Cell::new(4, 2));
+        assert_eq!(h.build(&geo, Color::Black, own, geo.cells & !own), EdgeLink::Semis);
+        let top = h.to_edge(geo.index(Cell::new(1, 3)), 0);
+        assert!(top.iter().any(|c| c.count_ones() == 2), "{top:x?}");
+        let bottom = h.to_edge(geo.index(Cell::new(4, 2)), 1);
+        assert!(bottom.iter().any(|c| c.count_ones() <= 8), "{bottom:x?}");
+        // Between them, two rows apart: Black to move connects (an SC between the edges).
+        assert!(h.edge_semis().next().is_some());
+    }
+
+    #[test]
+    fn the_empty_3x3_board_has_the_centre_as_a_semi() {
+        let geo = Geometry::new(3);
+        let mut h = HSearch::new();
+        assert_eq!(h.build(&geo, Color::Black, 0, geo.cells), EdgeLink::Semis);
+        let keys: Vec<usize> = h.edge_semis().map(|(k, _)| k).collect();
+        assert!(keys.contains(&geo.index(Cell::new(1, 1))), "{keys:?}");
+    }
+}
