@@ -25,8 +25,8 @@ use crate::board::Color;
 const MAX_NODES: usize = 128;
 
 /// Carriers kept per pair of nodes.
-const VC_CAP: usize = 8;
-const SC_CAP: usize = 16;
+const VC_CAP: usize = 16;
+const SC_CAP: usize = 32;
 
 /// The most SCs one OR combines.
 const MAX_ORS: u32 = 4;
