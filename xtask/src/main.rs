@@ -6,8 +6,12 @@
 //!   more output folders (for example the shards of one run, made on several machines).
 //! - `cargo xtask hex-match "cmd A" "cmd B"`: a referee that plays two GTP Hex engines against
 //!   each other (see [`hex_match`]).
+//! - `cargo xtask hex-openings --sizes 6,7`: solves every Hex opening of each size with the
+//!   exact solver, checks the maps against the published ones and reports the time, writing
+//!   `openings-<n>x<n>.json` and `summary.md` (see [`hex_openings`]).
 
 mod hex_match;
+mod hex_openings;
 mod plots;
 mod record;
 mod run;
@@ -124,6 +128,34 @@ enum Task {
         #[arg(long, default_value_t = 0)]
         retries: u32,
     },
+    /// Solve every Hex opening of each size with the exact solver, check the maps against the
+    /// published ones and report the time.
+    ///
+    /// Prints one line per opening as it is solved, the map, a total and the comparison with
+    /// the published map; writes openings-NxN.json and summary.md. Exits with 0 when every
+    /// map matches, 1 on a mismatch or an unsolved opening, 2 on bad arguments or input.
+    HexOpenings {
+        /// The board sizes, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "6,7",
+              value_parser = clap::value_parser!(u8).range(1..=i64::from(hex::solver::MAX_SOLVER_SIZE)))]
+        sizes: Vec<u8>,
+        /// Solver threads, each with its own table (default: one per core).
+        #[arg(long, value_parser = parse_threads)]
+        threads: Option<usize>,
+        /// Each thread's transposition table has 2^B entries of 80 bytes (23: 640 MiB).
+        #[arg(long, value_name = "B", default_value_t = 23,
+              value_parser = clap::value_parser!(u32).range(1..=i64::from(hex_openings::MAX_TABLE_BITS)))]
+        table_bits: u32,
+        /// Seconds per opening; an opening that reaches it stays unsolved (and the run fails).
+        #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+        time_limit: Option<f64>,
+        /// The published maps (default: the hex crate's test data).
+        #[arg(long, value_name = "PATH")]
+        expected: Option<PathBuf>,
+        /// The output folder (default: target/eval/hex-openings- and the UTC time).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
 }
 
 /// A positive, finite number of seconds.
@@ -131,6 +163,14 @@ fn parse_timeout(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(seconds) if seconds > 0.0 && seconds <= 1e6 => Ok(seconds),
         _ => Err(format!("expected a number of seconds above 0, not {text:?}")),
+    }
+}
+
+/// A number of threads, at least 1.
+fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!("expected a number of threads, at least 1, not {text:?}")),
     }
 }
 
@@ -260,6 +300,21 @@ fn main() -> ExitCode {
                 retries,
             };
             hex_match::run(&config, out.as_deref()).map(|_| ()).map_err(|e| e.to_string())
+        }
+        Task::HexOpenings { sizes, threads, table_bits, time_limit, expected, out } => {
+            let threads =
+                threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
+            let config = hex_openings::OpeningsConfig {
+                sizes,
+                threads,
+                table_bits,
+                time_limit: time_limit.map(std::time::Duration::from_secs_f64),
+                expected: expected.unwrap_or_else(|| workspace_root().join(hex_openings::DEFAULT_EXPECTED)),
+                out: out.unwrap_or_else(|| {
+                    workspace_root().join("target").join("eval").join(format!("hex-openings-{}", timestamp()))
+                }),
+            };
+            return ExitCode::from(hex_openings::main(&config));
         }
     };
     match result {
