@@ -1,6 +1,7 @@
-//! Speed of the exact solver (`hex::solver`): the full opening maps of 4x4 and 5x5 (each
-//! iteration with a fresh table), and one 6x6 position two moves in (Black b5, White c3, Black to
-//! move: Black wins). The whole 6x6 map takes about half a minute: `hex-solve --size 6` measures
+//! Speed of the exact solver (`hex::solver`): the full opening maps of 4x4, 5x5 and 6x6 (each
+//! iteration with a fresh table, one thread), the 5x5 map again without H-search (the baseline
+//! that shows what it buys), and one 6x6 position two moves in (Black b5, White c3, Black to
+//! move: Black wins). The 7x7 map takes minutes: `cargo xtask hex-openings --sizes 7` measures
 //! it.
 //!
 //! Run `cargo bench -p hex --bench solver -- --quick` for a fast estimate. The node counts of
@@ -20,12 +21,13 @@ fn config() -> SolverConfig {
 fn opening_maps(c: &mut Criterion) {
     let mut group = c.benchmark_group("opening-map");
     group.sample_size(10).measurement_time(Duration::from_secs(10));
-    for size in [4u32, 5] {
-        let map = Solver::new(config()).opening_map(size).unwrap();
-        eprintln!("{size}x{size} map: {} nodes", map.total_stats().nodes);
-        group.bench_function(format!("{size}x{size}"), |b| {
-            b.iter(|| Solver::new(config()).opening_map(black_box(size)).unwrap())
-        });
+    let plain = SolverConfig { h_search: false, ..config() };
+    for (name, size, config) in
+        [("4x4", 4u32, config()), ("5x5", 5, config()), ("5x5-no-h-search", 5, plain), ("6x6", 6, config())]
+    {
+        let map = Solver::new(config).opening_map(size).unwrap();
+        eprintln!("{name} map: {} nodes", map.total_stats().nodes);
+        group.bench_function(name, |b| b.iter(|| Solver::new(config).opening_map(black_box(size)).unwrap()));
     }
     group.finish();
 }

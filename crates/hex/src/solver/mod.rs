@@ -8,8 +8,15 @@
 //!   answer);
 //! - **proof sets** and **must-play pruning**: each solved position names the empty cells its
 //!   result depends on; once a move is refuted, every move outside its proof set is refuted
-//!   too, and the opponent's winning cells and semi-connections (cells where its stone would
-//!   give it a virtual win) narrow the moves before any is searched;
+//!   too, and the opponent's threats narrow the moves before any is searched; a proof is
+//!   shrunk before it is stored (cells that are dead or captured once the loser has every
+//!   cell outside the proof are left out);
+//! - **H-search** (Anshelevich's AND and OR rules over groups and empty cells, with the
+//!   ziggurat as a base template; a cheap search for chains of bridges and ziggurats runs
+//!   first) for both sides at every new position: a virtual connection between the mover's
+//!   edges, or a semi-connection it can complete, is a win without search; one of the
+//!   opponent's is a loss; and the opponent's semi-connections between its edges confine the
+//!   mover to the intersection of their carriers;
 //! - **fill-in** after every move: dead cells (four neighbours in a row of one colour) and
 //!   *captured* pairs (two adjacent empty cells where a stone of one colour on either kills
 //!   the other, e.g. the two edge cells of a bridge to the edge) are filled with stones, which
@@ -17,24 +24,25 @@
 //!   after the fill-in keeps the filled cells in its proof set;
 //! - **vulnerable cells** left out of the moves: a cell that the opponent's reply on a
 //!   neighbour would kill is never the only winning move (unless every move wins);
-//! - **virtual connections**: chains of bridges, bridge-to-edge templates and ziggurats with
-//!   disjoint carriers count as wins without search, and so does a move that makes one;
-//! - move ordering (the tie-break between children with equal numbers) by the sum of both
-//!   sides' shortest-path lengths through a cell, then nearness to the centre.
+//! - **widening** (Benzene's focused DFPN): the moves are ordered by the sum of both sides'
+//!   two-distance potentials (then nearness to the centre), and only the first quarter of
+//!   them compete for the proof of a win at any time, while all count for its disproof.
 //!
 //! Limits (nodes, time) make the solver answer [`Verdict::Unknown`] instead of running on.
+//! [`Solver::opening_map_threads`] solves a whole opening map on several threads.
 //!
-//! Measured (release, one thread, a shared 2-core machine, default table): every opening of
-//! 4x4 in 246 nodes and under a millisecond, of 5x5 in about 17,000 nodes and 0.03 s, of 6x6
-//! in 5.0 million nodes and 13 s (the hardest opening, a3, takes 2.7 million nodes and 7 s;
-//! the rotated half of the board comes from the table). Before the fill-in and the vulnerable
-//! cells the 6x6 map took 122 million nodes and 8 minutes. Benzene's DFPN does 6x6 in 6.8 s
-//! and 7x7 in about 2 minutes: its H-search (virtual connections built by AND and OR rules
-//! over groups and empty cells) proves wins far earlier than these chains of pairwise links.
-//! On 7x7 (table of 2^24 entries) the centre opening d4 takes 1.3 million nodes and 8 s, and
-//! b1–f1 4–7 million nodes and 20–30 s each, but a1 (19 million nodes and 80 s without the
-//! vulnerable-cell pruning, which doubles it there), g1 and a2 are unsolved after 150 s and
-//! 23–38 million nodes each: the whole 7x7 map is still out of reach.
+//! Measured (release, a shared 2-core machine): every opening of 5x5 in about 600 nodes and
+//! 0.02 s, of 6x6 in 56,000 nodes and about 3 s on one thread (Benzene's DFPN: 6.8 s), of
+//! 7x7 in 8 million nodes and about 11 minutes on one thread or 6–7 minutes on two
+//! (Benzene: 136 s; the three hardest openings, a4, g1 and g2, each need 1.3–1.9 million
+//! nodes and one and a half to three minutes). Each ingredient, measured when it came in:
+//! fill-in and vulnerable cells took the 6x6 map from 122 million nodes to 5 million; H-search
+//! to 99,000 (13 s to 4 s), and solved 7x7 a1 in 7.6 s, which took 80 s before; two-distance
+//! order with widening took 7x7 d1 from 33,000 nodes to 13,000 and a1 from 80,000 to 37,000;
+//! bigger connection lists (16 VCs, 32 SCs a pair) took a2 from 498,000 to 355,000. The
+//! ordering alone, without widening, changed little. What Benzene has and this solver lacks:
+//! pattern-based inferior cells (dominated and reversible moves, many more captured
+//! patterns), decompositions, and edge templates beyond the ziggurat.
 
 //! # Examples
 //!

@@ -397,16 +397,8 @@ impl Search<'_> {
         let live = empty & !geo.dead_cells(by_colour, empty);
         let (mut must, mut proof) = (if live != 0 { live } else { empty }, 0);
         if let Some(h) = self.hsearch.as_deref_mut() {
-            match h.build(geo, me, own, empty) {
-                EdgeLink::Virtual(carrier) => {
-                    return Quick::Solved(Value::win(carrier, lowest(carrier | empty)));
-                }
-                EdgeLink::Semis => {
-                    if let Some((key, carrier)) = h.edge_semis().next() {
-                        return Quick::Solved(Value::win(carrier, key));
-                    }
-                }
-            }
+            // The opponent's connections first: when they prove a loss, the mover cannot have
+            // a winning semi-connection, and its build is saved.
             if let EdgeLink::Virtual(carrier) = h.build(geo, opp, other, empty) {
                 return Quick::Solved(Value::loss(carrier));
             }
@@ -416,6 +408,14 @@ impl Search<'_> {
             }
             if must == 0 {
                 return Quick::Solved(Value::loss(proof));
+            }
+            match h.build(geo, me, own, empty) {
+                EdgeLink::Virtual(carrier) => return Quick::Solved(Value::win(carrier, lowest(carrier | empty))),
+                EdgeLink::Semis => {
+                    if let Some((key, carrier)) = h.edge_semis().next() {
+                        return Quick::Solved(Value::win(carrier, key));
+                    }
+                }
             }
         } else if self.semis {
             // A move that makes a virtual win for the mover wins at once.
