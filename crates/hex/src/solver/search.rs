@@ -410,7 +410,9 @@ impl Search<'_> {
                 return Quick::Solved(Value::loss(proof));
             }
             match h.build(geo, me, own, empty) {
-                EdgeLink::Virtual(carrier) => return Quick::Solved(Value::win(carrier, lowest(carrier | empty))),
+                EdgeLink::Virtual(carrier) => {
+                    return Quick::Solved(Value::win(carrier, lowest(carrier | empty)));
+                }
                 EdgeLink::Semis => {
                     if let Some((key, carrier)) = h.edge_semis().next() {
                         return Quick::Solved(Value::win(carrier, key));
