@@ -19,9 +19,9 @@ pub(crate) struct Geometry {
     /// Hexagonal distance of each bit to the centre, times two (so both centres of an even
     /// board tie); the tie-break of move ordering.
     pub(crate) centre: [u8; 128],
-    /// For each colour and each of its edges: the ziggurats (edge template IIIa) on the board,
-    /// as (anchor bit, carrier): a stone on the anchor, third row from the edge, connects to
-    /// the edge whenever the eight carrier cells are empty.
+    /// For each colour and each of its edges: the edge templates of [`TEMPLATES`] that fit on
+    /// the board, as (anchor bit, carrier): a stone on the anchor connects to the edge
+    /// whenever the carrier cells are empty.
     pub(crate) templates: [[Vec<(usize, u128)>; 2]; 2],
     /// The bit of the last cell: the 180° rotation maps bit `i` to `last - i`.
     pub(crate) last: usize,
@@ -29,6 +29,42 @@ pub(crate) struct Geometry {
     /// off the board on that colour's edge (a corner's diagonal outside counts for nobody).
     edge_side: [[u128; 6]; 2],
 }
+
+/// Edge templates, seen from Black's top edge (row 0) and leaning right: the anchor's row and
+/// the carrier's cells as (row, column) offsets from the anchor; the left-leaning mirror is
+/// (r, c) -> (r, -c - r), which keeps rows and adjacency. The ziggurat (template IIIa, eight
+/// cells) from the third row, and template IVa (nineteen cells, four rows) from the fourth:
+/// H-search derives neither (it needs the ziggurat to build IVa's threats, and IVa's third
+/// threat comes from a larger third-row template). IVa's carrier was found by a search that
+/// dropped cells while the exact solver still proved the connection; a unit test proves it
+/// again with the solver on a board without the template.
+pub(crate) const TEMPLATES: [(i32, &[(i32, i32)]); 2] = [
+    (2, &[(0, 1), (-1, 0), (-1, 1), (-1, 2), (-2, 0), (-2, 1), (-2, 2), (-2, 3)]),
+    (
+        3,
+        &[
+            (0, 1),
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+            (-1, 2),
+            (-1, 3),
+            (-2, -1),
+            (-2, 0),
+            (-2, 1),
+            (-2, 2),
+            (-2, 3),
+            (-2, 4),
+            (-3, -1),
+            (-3, 0),
+            (-3, 1),
+            (-3, 2),
+            (-3, 3),
+            (-3, 4),
+            (-3, 5),
+        ],
+    ),
+];
 
 /// The six neighbour directions (row, column) in order around a cell: consecutive ones are
 /// neighbours of each other.
@@ -88,32 +124,33 @@ impl Geometry {
                 g.centre[g.index(Cell::new(r, c))] = dist as u8;
             }
         }
-        g.templates = std::array::from_fn(|colour| std::array::from_fn(|edge| g.ziggurats(colour, edge)));
+        g.templates =
+            std::array::from_fn(|colour| std::array::from_fn(|edge| g.edge_templates(colour, edge)));
         g
     }
 
-    /// The ziggurats of colour `colour` (0 Black) to its edge `edge` (0 first, 1 second).
-    fn ziggurats(&self, colour: usize, edge: usize) -> Vec<(usize, u128)> {
-        // Offsets (row, col) from the anchor at row 2 for the top edge, leaning right and
-        // (mirrored by (r, c) -> (r, -c - r), which keeps rows and adjacency) leaning left.
-        const RIGHT: [(i32, i32); 8] =
-            [(0, 1), (-1, 0), (-1, 1), (-1, 2), (-2, 0), (-2, 1), (-2, 2), (-2, 3)];
+    /// The edge templates of colour `colour` (0 Black) to its edge `edge` (0 first, 1 second)
+    /// that fit on the board: every shape of [`TEMPLATES`] at every column, in both leans.
+    fn edge_templates(&self, colour: usize, edge: usize) -> Vec<(usize, u128)> {
         let n = i32::from(self.size);
         let mut out = Vec::new();
-        for anchor_col in 0..n {
-            for lean in [1, -1] {
-                let mut carrier = 0u128;
-                let mut fits = true;
-                for (dr, dc) in RIGHT {
-                    let (r, c) = (2 + dr, if lean == 1 { anchor_col + dc } else { anchor_col - dc - dr });
-                    if !(0..n).contains(&r) || !(0..n).contains(&c) {
-                        fits = false;
-                        break;
+        for (row, offsets) in TEMPLATES {
+            for anchor_col in 0..n {
+                for lean in [1, -1] {
+                    let mut carrier = 0u128;
+                    let mut fits = row < n;
+                    for &(dr, dc) in offsets {
+                        let (r, c) =
+                            (row + dr, if lean == 1 { anchor_col + dc } else { anchor_col - dc - dr });
+                        if !(0..n).contains(&r) || !(0..n).contains(&c) {
+                            fits = false;
+                            break;
+                        }
+                        carrier |= self.bit(self.orient(colour, edge, r, c));
                     }
-                    carrier |= self.bit(self.orient(colour, edge, r, c));
-                }
-                if fits && n > 2 {
-                    out.push((self.index(self.orient(colour, edge, 2, anchor_col)), carrier));
+                    if fits {
+                        out.push((self.index(self.orient(colour, edge, row, anchor_col)), carrier));
+                    }
                 }
             }
         }

@@ -12,8 +12,8 @@
 //!   shrunk before it is stored (cells that are dead or captured once the loser has every
 //!   cell outside the proof are left out);
 //! - **H-search** (Anshelevich's AND and OR rules over groups and empty cells, with the
-//!   ziggurat as a base template; a cheap search for chains of bridges and ziggurats runs
-//!   first) for both sides at every new position: a virtual connection between the mover's
+//!   ziggurat and the fourth-row template IVa as base connections; a cheap search for chains
+//!   of bridges and templates runs first) for both sides at every new position: a virtual connection between the mover's
 //!   edges, or a semi-connection it can complete, is a win without search; one of the
 //!   opponent's is a loss; and the opponent's semi-connections between its edges confine the
 //!   mover to the intersection of their carriers;
@@ -42,7 +42,7 @@
 //! bigger connection lists (16 VCs, 32 SCs a pair) took a2 from 498,000 to 355,000. The
 //! ordering alone, without widening, changed little. What Benzene has and this solver lacks:
 //! pattern-based inferior cells (dominated and reversible moves, many more captured
-//! patterns), decompositions, and edge templates beyond the ziggurat.
+//! patterns), decompositions, and the larger edge templates.
 
 //! # Examples
 //!
