@@ -13,10 +13,10 @@
 //!   cell outside the proof are left out);
 //! - **H-search** (Anshelevich's AND and OR rules over groups and empty cells, with the
 //!   ziggurat and the fourth-row template IVa as base connections; a cheap search for chains
-//!   of bridges and templates runs first) for both sides at every new position: a virtual connection between the mover's
-//!   edges, or a semi-connection it can complete, is a win without search; one of the
-//!   opponent's is a loss; and the opponent's semi-connections between its edges confine the
-//!   mover to the intersection of their carriers;
+//!   of bridges and templates runs first) for both sides at every new position: a virtual
+//!   connection between the mover's edges, or a semi-connection it can complete, is a win
+//!   without search; one of the opponent's is a loss; and the opponent's semi-connections
+//!   between its edges confine the mover to the intersection of their carriers;
 //! - **fill-in** after every move: dead cells (four neighbours in a row of one colour) and
 //!   *captured* pairs (two adjacent empty cells where a stone of one colour on either kills
 //!   the other, e.g. the two edge cells of a bridge to the edge) are filled with stones, which
