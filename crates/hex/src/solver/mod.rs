@@ -31,15 +31,18 @@
 //! Limits (nodes, time) make the solver answer [`Verdict::Unknown`] instead of running on.
 //! [`Solver::opening_map_threads`] solves a whole opening map on several threads.
 //!
-//! Measured (release, a shared 2-core machine): every opening of 5x5 in about 600 nodes and
-//! 0.02 s, of 6x6 in 56,000 nodes and about 3 s on one thread (Benzene's DFPN: 6.8 s), of
-//! 7x7 in 8 million nodes and about 11 minutes on one thread or 6–7 minutes on two
-//! (Benzene: 136 s; the three hardest openings, a4, g1 and g2, each need 1.3–1.9 million
-//! nodes and one and a half to three minutes). Each ingredient, measured when it came in:
-//! fill-in and vulnerable cells took the 6x6 map from 122 million nodes to 5 million; H-search
-//! to 99,000 (13 s to 4 s), and solved 7x7 a1 in 7.6 s, which took 80 s before; two-distance
-//! order with widening took 7x7 d1 from 33,000 nodes to 13,000 and a1 from 80,000 to 37,000;
-//! bigger connection lists (16 VCs, 32 SCs a pair) took a2 from 498,000 to 355,000. The
+//! Measured (release, 2-core machine, `cargo xtask hex-openings --sizes 6,7 --threads 2`):
+//! every opening of 5x5 in about 600 nodes and 0.02 s; of 6x6 in 56,000 nodes and 1.8 s of
+//! CPU, 1.3 s on two threads (Benzene's DFPN: 6.8 s); of 7x7 in 8.8 million nodes and 423 s
+//! of CPU, 255 s on two threads (Benzene: 136 s). Three Black wins, a4, g2 and g1, take nearly 60% of
+//! the 7x7 time (1.5–2 million nodes, one to two minutes each). Each ingredient, measured when
+//! it came in: fill-in and vulnerable cells took the 6x6 map from 122 million nodes to 5
+//! million; H-search to 99,000 (13 s to 4 s), and solved 7x7 a1 in 7.6 s, which took 80 s
+//! before; two-distance order with widening took 7x7 d1 from 33,000 nodes to 13,000 and a1 from
+//! 80,000 to 37,000; bigger connection lists (16 VCs, 32 SCs a pair) took a2 from 498,000 to
+//! 355,000. Template IVa and the choice of the smallest semi-connection for a win changed the
+//! total of ten middling 7x7 openings by under 8% either way (IVa fits few 7x7 cells; it is
+//! there for larger boards, where the empty 8x8 board is still out of reach). The
 //! ordering alone, without widening, changed little. What Benzene has and this solver lacks:
 //! pattern-based inferior cells (dominated and reversible moves, many more captured
 //! patterns), decompositions, and the larger edge templates.
