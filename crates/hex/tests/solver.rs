@@ -181,3 +181,37 @@ fn winning_openings_are_symmetric_under_rotation() {
         assert!(wins.contains(&Cell::new(3 - c.row, 3 - c.col)));
     }
 }
+
+#[test]
+fn threaded_maps_match_the_table_and_copy_rotations() {
+    let config = SolverConfig { table_bits: 14, ..SolverConfig::default() };
+    let seen = std::sync::Mutex::new(Vec::new());
+    let map = Solver::opening_map_threads(config, 5, 2, |o| seen.lock().unwrap().push(o.cell)).unwrap();
+    assert!(map.is_complete());
+    assert_eq!(map.winning_cells(), table()[&5]);
+    // Every opening reported once; the searched ones are the first of each rotation pair (and
+    // the centre), the others cost nothing and carry the rotated winning reply.
+    let mut seen = seen.into_inner().unwrap();
+    seen.sort();
+    seen.dedup();
+    assert_eq!(seen.len(), 25);
+    for o in map.openings() {
+        let twin = Cell::new(4 - o.cell.row, 4 - o.cell.col);
+        if o.cell > twin {
+            assert_eq!(o.stats.nodes, 0, "{:?}", o.cell);
+            let original = map.openings().iter().find(|p| p.cell == twin).unwrap();
+            assert_eq!(o.black_wins(), original.black_wins());
+            if let (Verdict::Win { winning_move: Some(a), .. }, Verdict::Win { winning_move: Some(b), .. }) =
+                (o.verdict, original.verdict)
+            {
+                assert_eq!(a, Cell::new(4 - b.row, 4 - b.col));
+            }
+        } else {
+            assert!(o.stats.nodes > 0, "{:?}", o.cell);
+        }
+    }
+    // One thread and a bad size.
+    let one = Solver::opening_map_threads(config, 4, 1, |_| {}).unwrap();
+    assert_eq!(one.winning_cells(), table()[&4]);
+    assert!(Solver::opening_map_threads(config, 0, 2, |_| {}).is_err());
+}

@@ -34,8 +34,9 @@
 //! Measured (release, 2-core machine, `cargo xtask hex-openings --sizes 6,7 --threads 2`):
 //! every opening of 5x5 in about 600 nodes and 0.02 s; of 6x6 in 56,000 nodes and 1.8 s of
 //! CPU, 1.3 s on two threads (Benzene's DFPN: 6.8 s); of 7x7 in 8.8 million nodes and 423 s
-//! of CPU, 255 s on two threads (Benzene: 136 s). Three Black wins, a4, g2 and g1, take nearly 60% of
-//! the 7x7 time (1.5–2 million nodes, one to two minutes each). Each ingredient, measured when
+//! of CPU, 255 s on two threads (Benzene: 136 s). Three Black wins, a4, g2 and g1, take
+//! nearly 60% of the 7x7 time (1.5–2 million nodes, one to two minutes each). Each
+//! ingredient, measured when
 //! it came in: fill-in and vulnerable cells took the 6x6 map from 122 million nodes to 5
 //! million; H-search to 99,000 (13 s to 4 s), and solved 7x7 a1 in 7.6 s, which took 80 s
 //! before; two-distance order with widening took 7x7 d1 from 33,000 nodes to 13,000 and a1 from
