@@ -1,7 +1,12 @@
 //! Brute-force checks shared by the solver's unit tests.
 
 use super::geometry::{Geometry, bits};
-use crate::board::Color;
+use crate::board::{Cell, Color};
+
+/// The bits of these (row, column) cells.
+pub(super) fn stones(geo: &Geometry, cells: &[(u8, u8)]) -> u128 {
+    cells.iter().map(|&(r, c)| geo.bit(Cell::new(r, c))).fold(0, |a, b| a | b)
+}
 
 /// Whether `color` (stones `own`) connects its edges when both sides play only on the `free`
 /// cells, its opponent first if `opp_to_move`.

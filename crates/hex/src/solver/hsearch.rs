@@ -370,12 +370,9 @@ fn or_rule(others: &[u128], inter: u128, union: u128, used: u32) -> Option<u128>
 
 #[cfg(test)]
 mod tests {
+    use super::super::brute::stones;
     use super::*;
     use crate::board::Cell;
-
-    fn stones(geo: &Geometry, cells: &[(u8, u8)]) -> u128 {
-        cells.iter().map(|&(r, c)| geo.bit(Cell::new(r, c))).fold(0, |a, b| a | b)
-    }
 
     #[test]
     fn bridge_to_both_edges_is_a_virtual_win() {

@@ -592,17 +592,8 @@ mod tests {
         let keys = Keys::new();
         let mut table = Table::new(16);
         let mut hsearch = HSearch::new();
-        let mut checked = 0;
-        // Black's second (bottom) edge: anchors on row 6, the fourth row from the bottom.
-        for &(anchor, carrier) in &full.templates[0][1] {
-            if carrier.count_ones() == zig_len {
-                continue;
-            }
-            let cell = full.cell(anchor);
-            assert_eq!(cell.row, 6);
-            let column: u128 = (0..=cell.row).map(|r| full.bit(Cell::new(r, cell.col))).fold(0, |a, b| a | b);
-            let white = full.cells & !column & !carrier;
-            let state = keys.state(&geo, [column, white], Color::White);
+        // The outcome for White, to move, with these stones, from a fresh table.
+        let mut solve = |stones: [u128; 2]| {
             table.clear();
             let mut search = Search {
                 geo: &geo,
@@ -614,26 +605,26 @@ mod tests {
                 stats: SolverStats::default(),
                 aborted: None,
             };
+            search.search(&keys.state(&geo, stones, Color::White))
+        };
+        let mut checked = 0;
+        // Black's second (bottom) edge: anchors on row 6, the fourth row from the bottom.
+        for &(anchor, carrier) in &full.templates[0][1] {
+            if carrier.count_ones() == zig_len {
+                continue;
+            }
+            let cell = full.cell(anchor);
+            assert_eq!(cell.row, 6);
+            let column: u128 = (0..=cell.row).map(|r| full.bit(Cell::new(r, cell.col))).fold(0, |a, b| a | b);
+            let white = full.cells & !column & !carrier;
             assert!(
-                matches!(search.search(&state), Outcome::Loss { .. }),
+                matches!(solve([column, white]), Outcome::Loss { .. }),
                 "the template at {cell:?} does not hold"
             );
             // Without any one carrier cell White breaks through: the carrier is minimal.
             let mut missing_breaks = 0;
             for b in bits(carrier) {
-                let state = keys.state(&geo, [column, white | 1 << b], Color::White);
-                table.clear();
-                let mut search = Search {
-                    geo: &geo,
-                    table: &mut table,
-                    keys: &keys,
-                    limits: Limits::default(),
-                    semis: true,
-                    hsearch: Some(&mut hsearch),
-                    stats: SolverStats::default(),
-                    aborted: None,
-                };
-                missing_breaks += usize::from(matches!(search.search(&state), Outcome::Win { .. }));
+                missing_breaks += usize::from(matches!(solve([column, white | 1 << b]), Outcome::Win { .. }));
             }
             assert_eq!(missing_breaks, carrier.count_ones() as usize, "{cell:?}: not minimal");
             checked += 1;

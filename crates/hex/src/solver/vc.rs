@@ -231,12 +231,8 @@ impl<'a> Semis<'a> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::brute::stones;
     use super::*;
-    use crate::board::Cell;
-
-    fn stones(geo: &Geometry, cells: &[(u8, u8)]) -> u128 {
-        cells.iter().map(|&(r, c)| geo.bit(Cell::new(r, c))).fold(0, |a, b| a | b)
-    }
 
     #[test]
     fn bridge_chain_is_a_win() {
