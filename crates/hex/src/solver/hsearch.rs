@@ -5,7 +5,7 @@
 //! the side would put there. A *virtual connection* (VC) between two nodes with carrier `C`
 //! (empty cells) holds even if the opponent moves first, a *semi-connection* (SC) needs the
 //! side to move first, on its *key*. Adjacent nodes have a VC with an empty carrier, and the
-//! ziggurats are VCs to an edge; then, to a fixpoint:
+//! edge templates (the ziggurat and template IVa) are VCs to an edge; then, to a fixpoint:
 //! - AND: VC(x, z, C1) and VC(z, y, C2) with disjoint carriers that avoid x and y give a VC
 //!   x–y with carrier C1 ∪ C2 when z is a group of the side, and an SC with key z and carrier
 //!   C1 ∪ C2 ∪ {z} when z is empty;
@@ -15,8 +15,12 @@
 //!
 //! A VC between the edges is a win whoever moves; an SC between them a win for the side to
 //! move, and for the opponent to move the intersection of all such carriers is where it must
-//! play (the must-play region). Only minimal carriers are kept, a few per pair (the lists are
-//! bounded, as in every H-search), so the search can miss connections but never invents one.
+//! play (the must-play region). Only minimal carriers are kept, at most 16 VCs and 32 SCs a
+//! pair (the lists are bounded, as in every H-search: on 7x7 openings 16/32 took 30% fewer
+//! nodes than 8/16, and 32/64 no fewer than 16/32), and one OR combines at most four SCs and
+//! stops at the first VC it finds. So the search can miss connections but never invents one;
+//! and it is not a true fixpoint: a build of a position with fewer empty cells can find a
+//! connection that a build with more missed.
 
 use super::geometry::{Geometry, bits};
 use crate::board::Color;
@@ -24,7 +28,7 @@ use crate::board::Color;
 /// Nodes are at most two edges and a hundred cells: a `u128` holds a set of them.
 const MAX_NODES: usize = 128;
 
-/// Carriers kept per pair of nodes.
+/// Carriers kept per pair of nodes (see the module docs).
 const VC_CAP: usize = 16;
 const SC_CAP: usize = 32;
 
