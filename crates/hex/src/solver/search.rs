@@ -6,8 +6,12 @@
 //! move outside `P` loses too (the loser's stone there is one of those "other" cells). The side
 //! to move is therefore confined to the intersection of the proofs of its refuted moves (the
 //! must-play region), and a loss's proof is their union. The region starts out narrowed by the
-//! opponent's threats: its winning cells and, optionally, its semi-connections (cells where its
-//! stone would give it a virtual win, whose carriers the mover must intrude).
+//! opponent's threats: its winning cells and its semi-connections between its edges, found by
+//! H-search (or, with H-search off, cells where its stone would make a chain of templates),
+//! whose carriers the mover must intrude.
+//!
+//! Widening: of the moves in the region, ordered by two-distance, only the first quarter (and
+//! one more) compete for a proof at any time; all of them count towards a disproof.
 
 use std::time::Instant;
 
@@ -414,8 +418,8 @@ impl Search<'_> {
                     return Quick::Solved(Value::win(carrier, lowest(carrier | empty)));
                 }
                 EdgeLink::Semis => {
-                    // The smallest carrier: the proof of the win, which rules out the opponent's moves
-                    // outside it one level up.
+                    // The smallest carrier: it is the proof of the win, and rules out the
+                    // opponent's moves outside it one level up.
                     if let Some((key, carrier)) = h.edge_semis().min_by_key(|(_, c)| c.count_ones()) {
                         return Quick::Solved(Value::win(carrier, key));
                     }
