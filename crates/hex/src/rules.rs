@@ -40,10 +40,7 @@ impl Game for HexGame {
     type Move = HexMove;
 
     fn to_move(&self, position: &Position) -> ToMove {
-        match position.winner() {
-            Some(_) => ToMove::Terminal,
-            None => ToMove::Player(position.to_move().index()),
-        }
+        to_move(position)
     }
 
     fn moves(&self, position: &Position, moves: &mut MoveList<HexMove>) {
@@ -65,6 +62,15 @@ impl Game for HexGame {
 
     fn move_index(&self, mv: HexMove) -> usize {
         move_index(self.size, mv)
+    }
+}
+
+/// Whose turn it is in a Hex position for search-core: nobody once a side has connected.
+/// Every Hex [`Game`] in the crate shares it.
+pub(crate) fn to_move(position: &Position) -> ToMove {
+    match position.winner() {
+        Some(_) => ToMove::Terminal,
+        None => ToMove::Player(position.to_move().index()),
     }
 }
 

@@ -228,10 +228,7 @@ impl Game for StrongGame {
     type Move = HexMove;
 
     fn to_move(&self, position: &Position) -> ToMove {
-        match position.winner() {
-            Some(_) => ToMove::Terminal,
-            None => ToMove::Player(position.to_move().index()),
-        }
+        crate::rules::to_move(position)
     }
 
     fn moves(&self, position: &Position, moves: &mut MoveList<HexMove>) {
