@@ -30,10 +30,11 @@
 //! | `showboard` | the board drawn over several lines |
 //! | `final_score` | `B+`, `W+`, or `cannot score` while nobody has connected |
 //! | `all_legal_moves` | the legal moves, space-separated |
-//! | `solve-state [c]` | `black` or `white`: who wins with perfect play, `c` (if given) to move; `? unknown: …` past the solver's limit ([`SOLVER_CONFIG`]) |
+//! | `solve-state [c]` | `black` or `white`: who wins with perfect play, `c` (if given) to move; `? unknown: …` past the solver's time limit (`param_solver`) |
 //! | `find-winning [c]` | every winning move of the side to move (or of `c`), space-separated in cell order; empty if none |
 //! | `param_hex [name value]` | the engine's settings: `player`, `time`, `depth`, `seed` (below) |
 //! | `param_game [name value]` | the game's settings: `allow_swap` (`0` or `1`) |
+//! | `param_solver [name value]` | the solver's settings: `time` (seconds, `0` or `inf` for none), `table_bits` (below) |
 //! | `hexgui-analyze_commands` | the analysis commands HexGui can offer in its menus |
 //! | `quit` | an empty success; every later line gets no response |
 //!
@@ -58,6 +59,14 @@
 //! [`crate::mcts`]). A player is built from the settings by the engine's [`PlayerFactory`] when it
 //! is first needed and is kept, with its random state, until a setting changes: a session that
 //! sends the same commands gets the same answers.
+//!
+//! `param_solver` with no arguments lists the settings of `solve-state` and `find-winning` as
+//! `[string] time 10` and `[string] table_bits 18` lines ([`SOLVER_CONFIG`]: ten seconds a
+//! command, a table of 2^18 entries of 80 bytes). `param_solver time SECONDS` sets the time
+//! limit of each solver command (`0`, `inf` or `none`: no limit; listed as `inf`), and
+//! `param_solver table_bits B` the table's size, 2^B entries for B from 1 to
+//! [`MAX_SOLVER_TABLE_BITS`]. Each command starts a fresh solver with an empty table, so an
+//! answer does not depend on the commands before it.
 //!
 //! `param_game allow_swap 1` turns the swap rule on (`0`, the default, off). A change applies to
 //! the game in progress, which is replayed under the new rule; turning the swap off is refused
@@ -107,6 +116,7 @@ pub const COMMANDS: &[&str] = &[
     "name",
     "param_game",
     "param_hex",
+    "param_solver",
     "play",
     "protocol_version",
     "quit",
@@ -249,6 +259,8 @@ pub struct Engine {
     factory: PlayerFactory,
     /// Built from `settings` when first needed; dropped when they change.
     player: Option<Box<dyn HexPlayer>>,
+    /// What `solve-state` and `find-winning` run with (`param_solver`).
+    solver: SolverConfig,
     quit: bool,
 }
 
@@ -266,6 +278,7 @@ impl fmt::Debug for Engine {
             .field("moves", &self.history.len())
             .field("allow_swap", &self.allow_swap)
             .field("settings", &self.settings)
+            .field("solver", &self.solver)
             .field("quit", &self.quit)
             .finish_non_exhaustive()
     }
@@ -281,6 +294,7 @@ impl Engine {
             settings: Settings::default(),
             factory,
             player: None,
+            solver: SOLVER_CONFIG,
             quit: false,
         }
     }
@@ -298,6 +312,12 @@ impl Engine {
     /// The current settings.
     pub fn settings(&self) -> &Settings {
         &self.settings
+    }
+
+    /// The settings of `solve-state` and `find-winning`: [`SOLVER_CONFIG`] with the time limit
+    /// and table size `param_solver` set.
+    pub fn solver_config(&self) -> &SolverConfig {
+        &self.solver
     }
 
     /// Whether the swap rule is on.
@@ -390,18 +410,20 @@ impl Engine {
             }
             "solve-state" => {
                 let position = solver_position(&self.position, args)?;
-                solve_state(&position)
+                solve_state(&position, self.solver)
             }
             "find-winning" => {
                 let position = solver_position(&self.position, args)?;
-                find_winning(&position)
+                find_winning(&position, self.solver)
             }
             "param_hex" => self.param_hex(args),
             "param_game" => self.param_game(args),
+            "param_solver" => self.param_solver(args),
             "hexgui-analyze_commands" => no_args(args).map(|()| {
                 [
                     "param/Engine Param/param_hex",
                     "param/Game Param/param_game",
+                    "param/Solver Param/param_solver",
                     "plist/All Legal Moves/all_legal_moves %c",
                     "string/Final Score/final_score",
                     "string/Show Board/showboard",
@@ -568,6 +590,36 @@ impl Engine {
         }
     }
 
+    fn param_solver(&mut self, args: &[&str]) -> Result<String, Failure> {
+        match *args {
+            [] => {
+                let time = match self.solver.time_limit {
+                    Some(limit) => limit.as_secs_f64().to_string(),
+                    None => "inf".to_string(),
+                };
+                Ok(format!("[string] time {time}\n[string] table_bits {}", self.solver.table_bits))
+            }
+            ["time", value] => {
+                self.solver.time_limit = parse_solver_time(value)?;
+                Ok(String::new())
+            }
+            ["table_bits", value] => {
+                self.solver.table_bits = value
+                    .parse()
+                    .ok()
+                    .filter(|bits| (1..=MAX_SOLVER_TABLE_BITS).contains(bits))
+                    .ok_or_else(|| {
+                        format!("table_bits must be a number from 1 to {MAX_SOLVER_TABLE_BITS}, not {value}")
+                    })?;
+                Ok(String::new())
+            }
+            [name, _] if !["time", "table_bits"].contains(&name) => {
+                Err(format!("unknown parameter: {name} (parameters: time, table_bits)"))
+            }
+            _ => Err("expected param_solver [NAME VALUE]".to_string()),
+        }
+    }
+
     /// Turns the swap rule on or off, replaying the game in progress under the new rule.
     fn set_allow_swap(&mut self, allow: bool) -> Result<(), Failure> {
         if allow == self.allow_swap {
@@ -653,8 +705,9 @@ fn exact<'a, const N: usize>(args: &[&'a str]) -> Result<[&'a str; N], Failure> 
     })
 }
 
-/// The solver settings of `solve-state` and `find-winning`: a 16 MiB table, and at most ten
-/// seconds a command before answering `? unknown`.
+/// The default solver settings of `solve-state` and `find-winning`: a table of 2^18 entries
+/// (20 MiB), and at most ten seconds a command before answering `? unknown`; `param_solver`
+/// changes the time and the table.
 pub const SOLVER_CONFIG: SolverConfig = SolverConfig {
     table_bits: 18,
     max_nodes: None,
@@ -662,6 +715,24 @@ pub const SOLVER_CONFIG: SolverConfig = SolverConfig {
     semi_connections: true,
     h_search: true,
 };
+
+/// The largest table `param_solver table_bits` accepts: 2^26 entries of 80 bytes, 5 GiB.
+pub const MAX_SOLVER_TABLE_BITS: u32 = 26;
+
+/// `param_solver time`'s value: `0`, `inf`, `infinity` or `none` for no limit, otherwise a
+/// positive number of seconds.
+fn parse_solver_time(value: &str) -> Result<Option<Duration>, Failure> {
+    if ["inf", "infinity", "none"].iter().any(|word| value.eq_ignore_ascii_case(word)) {
+        return Ok(None);
+    }
+    match value.parse::<f64>() {
+        Ok(0.0) => Ok(None),
+        Ok(seconds) if seconds > 0.0 && seconds <= 1e9 => Ok(Some(Duration::from_secs_f64(seconds))),
+        _ => Err(format!(
+            "time must be a number of seconds from 0 to 1e9 (0, inf or none: no limit), not {value}"
+        )),
+    }
+}
 
 /// The position the solver commands look at: the game's, or its stones with `args[0]` to move.
 fn solver_position(position: &Position, args: &[&str]) -> Result<Position, Failure> {
@@ -680,11 +751,11 @@ fn solver_position(position: &Position, args: &[&str]) -> Result<Position, Failu
 }
 
 /// `solve-state`: the winner's name.
-fn solve_state(position: &Position) -> Result<String, Failure> {
+fn solve_state(position: &Position, config: SolverConfig) -> Result<String, Failure> {
     if let Some(winner) = position.winner() {
         return Ok(winner.name().to_string());
     }
-    let solution = Solver::new(SOLVER_CONFIG).solve(position).map_err(|e| e.to_string())?;
+    let solution = Solver::new(config).solve(position).map_err(|e| e.to_string())?;
     match solution.verdict {
         Verdict::Win { winner, .. } => Ok(winner.name().to_string()),
         Verdict::Unknown(limit) => Err(format!("unknown: the solver reached its {limit}")),
@@ -692,11 +763,11 @@ fn solve_state(position: &Position) -> Result<String, Failure> {
 }
 
 /// `find-winning`: the winning moves, space-separated.
-fn find_winning(position: &Position) -> Result<String, Failure> {
+fn find_winning(position: &Position, config: SolverConfig) -> Result<String, Failure> {
     if position.winner().is_some() {
         return Ok(String::new());
     }
-    let moves = Solver::new(SOLVER_CONFIG).winning_moves(position).map_err(|e| e.to_string())?;
+    let moves = Solver::new(config).winning_moves(position).map_err(|e| e.to_string())?;
     Ok(moves.into_iter().map(move_name).collect::<Vec<_>>().join(" "))
 }
 

@@ -68,6 +68,7 @@ fn identity_and_the_command_list() {
         "quit",
         "param_hex",
         "param_game",
+        "param_solver",
     ] {
         assert!(listed.contains(&command), "{command} is not listed");
         assert_eq!(ok(&mut e, &format!("known_command {command}")), "true");
@@ -789,6 +790,67 @@ fn solver_commands_answer_unknown_past_their_limit() {
     let mut engine = engine_on(11);
     assert!(fails(&mut engine, "solve-state").contains("10x10"));
     let mut nine = engine_on(9);
+    ok(&mut nine, "param_solver time 0.2");
     let message = fails(&mut nine, "solve-state");
-    assert!(message.starts_with("unknown: "), "{message}");
+    assert_eq!(message, "unknown: the solver reached its time limit");
+    assert!(fails(&mut nine, "find-winning").starts_with("unknown: "));
+}
+
+#[test]
+fn param_solver_lists_and_sets_the_time_limit_and_the_table() {
+    let mut e = engine_on(4);
+    assert_eq!(ok(&mut e, "param_solver"), "[string] time 10\n[string] table_bits 18");
+    assert_eq!(*e.solver_config(), hex::gtp::SOLVER_CONFIG);
+    ok(&mut e, "param_solver time 2.5");
+    ok(&mut e, "param_solver table_bits 12");
+    assert_eq!(ok(&mut e, "param_solver"), "[string] time 2.5\n[string] table_bits 12");
+    assert_eq!(e.solver_config().time_limit, Some(std::time::Duration::from_millis(2500)));
+    // 0, inf and none all mean no limit, listed as inf.
+    for none in ["0", "inf", "INF", "none", "infinity"] {
+        ok(&mut e, "param_solver time 1");
+        ok(&mut e, &format!("param_solver time {none}"));
+        assert_eq!(ok(&mut e, "param_solver"), "[string] time inf\n[string] table_bits 12", "{none}");
+        assert_eq!(e.solver_config().time_limit, None);
+    }
+    // The settings outlive a new game and apply to both solver commands.
+    ok(&mut e, "boardsize 4");
+    assert_eq!(ok(&mut e, "solve-state"), "black");
+    assert_eq!(ok(&mut e, "find-winning"), "d1 c2 b3 a4");
+    assert_eq!(ok(&mut e, "param_solver"), "[string] time inf\n[string] table_bits 12");
+    for bad in ["-1", "soon", "NaN", "1e10"] {
+        assert!(
+            fails(&mut e, &format!("param_solver time {bad}")).contains("time must be a number"),
+            "{bad}"
+        );
+    }
+    for bad in ["0", "27", "-3", "many"] {
+        let message = fails(&mut e, &format!("param_solver table_bits {bad}"));
+        assert!(message.contains("table_bits must be a number from 1 to 26"), "{bad}: {message}");
+    }
+    assert_eq!(
+        fails(&mut e, "param_solver threads 2"),
+        "unknown parameter: threads (parameters: time, table_bits)"
+    );
+    assert!(fails(&mut e, "param_solver time").contains("param_solver [NAME VALUE]"));
+    // Refused values change nothing.
+    assert_eq!(ok(&mut e, "param_solver"), "[string] time inf\n[string] table_bits 12");
+    assert_eq!(ok(&mut e, "known_command param_solver"), "true");
+    assert!(ok(&mut e, "hexgui-analyze_commands").lines().any(|l| l.ends_with("/param_solver")));
+}
+
+#[test]
+fn the_streams_of_cargo_xtask_hex_solve_vs_are_answered() {
+    // The exact commands hex-solve-vs sends: the board, the moves with full colour names
+    // alternating from Black, the setup, the solve command, quit.
+    let mut e = Engine::default();
+    for line in ["boardsize 5 5", "play black c3", "play white b4", "param_solver time 0"] {
+        ok(&mut e, line);
+    }
+    assert_eq!(ask(&mut e, "solve-state"), "= black\n\n");
+    assert_eq!(ask(&mut e, "7 solve-state"), "=7 black\n\n");
+    assert_eq!(ask(&mut e, "quit"), "= \n\n");
+    // Start-up alone: the board size and quit.
+    let mut startup = Engine::default();
+    assert_eq!(ask(&mut startup, "boardsize 8 8"), "= \n\n");
+    assert_eq!(ask(&mut startup, "quit"), "= \n\n");
 }
