@@ -19,7 +19,7 @@
 //! Engine command lines are split into words by [`engine::split_command`] (simple shell
 //! quoting, no shell features); use `sh -c '…'` for anything more.
 
-mod engine;
+pub(crate) mod engine;
 #[cfg(test)]
 mod tests;
 

@@ -9,9 +9,13 @@
 //! - `cargo xtask hex-openings --sizes 6,7`: solves every Hex opening of each size with the
 //!   exact solver, checks the maps against the published ones and reports the time, writing
 //!   `openings-<n>x<n>.json` and `summary.md` (see [`hex_openings`]).
+//! - `cargo xtask hex-solve-vs --ours CMD --theirs CMD --positions FILE`: two GTP solvers on
+//!   the same positions, each in a fresh process, compared by the CPU time the operating system
+//!   measures (see [`hex_solve_vs`]).
 
 mod hex_match;
 mod hex_openings;
+mod hex_solve_vs;
 mod plots;
 mod record;
 mod run;
@@ -155,6 +159,52 @@ enum Task {
         /// The output folder (default: target/eval/hex-openings- and the UTC time).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+    },
+    /// Solve the same Hex positions with two GTP engines, each in a fresh process, and compare
+    /// the winners and the CPU time of each engine's process.
+    ///
+    /// For every position and engine: `boardsize N N`, `play black X`/`play white Y` for the
+    /// moves, the setup commands, the solve command, `quit`. The CPU time (user + system) is
+    /// the child's, from getrusage, less the engine's start-up (a process that is sent only
+    /// `boardsize` and `quit`). Writes solve-vs.jsonl and summary.md. Exits with 0 when the
+    /// engines agree on every position, 1 on a DISAGREEMENT, 2 on bad arguments, a bad
+    /// positions file or an engine that does not start.
+    HexSolveVs {
+        /// Our engine's command line (split with simple shell quoting, like hex-match's).
+        #[arg(long, default_value = "target/release/hex-gtp")]
+        ours: String,
+        /// Their engine's command line, e.g. a script that runs Benzene's mohex; without it,
+        /// only ours runs.
+        #[arg(long)]
+        theirs: Option<String>,
+        /// The positions: `NAME SIZE MOVE...` a line (see the top of the default file).
+        #[arg(long, value_name = "FILE", default_value = "crates/hex/tests/data/solve-positions.txt")]
+        positions: PathBuf,
+        /// GTP commands sent to ours before the solve, separated by `;`.
+        #[arg(long, value_name = "COMMANDS", default_value = "param_solver time 0")]
+        ours_setup: String,
+        /// GTP commands sent to theirs before the solve, separated by `;`
+        /// (e.g. "param_dfpn threads 1").
+        #[arg(long, value_name = "COMMANDS", default_value = "")]
+        theirs_setup: String,
+        /// Our solve command; it must answer `black` or `white`.
+        #[arg(long, value_name = "COMMAND", default_value = "solve-state")]
+        ours_solve: String,
+        /// Their solve command (Benzene: dfpn-solve-state, or solve-state for its DFS solver).
+        #[arg(long, value_name = "COMMAND", default_value = "dfpn-solve-state")]
+        theirs_solve: String,
+        /// Run only these positions, by name, comma-separated.
+        #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
+        only: Vec<String>,
+        /// Seconds a solve command may take; the engine is then killed and the row says timeout.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+        timeout: Option<f64>,
+        /// The output folder (default: target/eval/solve-vs- and the UTC time).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Show the engines' standard error (discarded otherwise).
+        #[arg(long)]
+        engine_stderr: bool,
     },
 }
 
@@ -315,6 +365,49 @@ fn main() -> ExitCode {
                 }),
             };
             return ExitCode::from(hex_openings::main(&config));
+        }
+        Task::HexSolveVs {
+            ours,
+            theirs,
+            positions,
+            ours_setup,
+            theirs_setup,
+            ours_solve,
+            theirs_solve,
+            only,
+            timeout,
+            out,
+            engine_stderr,
+        } => {
+            let config = hex_solve_vs::SolveVsConfig {
+                ours: hex_solve_vs::EngineSpec {
+                    label: "ours",
+                    command: ours,
+                    setup: hex_solve_vs::split_setup(&ours_setup),
+                    solve: ours_solve,
+                },
+                theirs: theirs.map(|command| hex_solve_vs::EngineSpec {
+                    label: "theirs",
+                    command,
+                    setup: hex_solve_vs::split_setup(&theirs_setup),
+                    solve: theirs_solve,
+                }),
+                positions,
+                only,
+                timeout: timeout.map(std::time::Duration::from_secs_f64),
+                out: out.unwrap_or_else(|| {
+                    workspace_root().join("target").join("eval").join(format!("solve-vs-{}", timestamp()))
+                }),
+                engine_stderr,
+            };
+            return match hex_solve_vs::run(&config) {
+                Ok(true) => ExitCode::SUCCESS,
+                Ok(false) => ExitCode::from(1),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            };
         }
     };
     match result {

@@ -174,7 +174,7 @@ pub enum Answer {
 }
 
 /// Reads a GTP response block: `=` or `?`, an optional numeric id, a space, the text.
-fn parse_response(block: &str) -> Option<Answer> {
+pub(crate) fn parse_response(block: &str) -> Option<Answer> {
     let (success, rest) = match block.as_bytes().first() {
         Some(b'=') => (true, &block[1..]),
         Some(b'?') => (false, &block[1..]),
