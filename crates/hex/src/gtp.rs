@@ -34,7 +34,7 @@
 //! | `find-winning [c]` | every winning move of the side to move (or of `c`), space-separated in cell order; empty if none |
 //! | `param_hex [name value]` | the engine's settings: `player`, `time`, `depth`, `seed` (below) |
 //! | `param_game [name value]` | the game's settings: `allow_swap` (`0` or `1`) |
-//! | `param_solver [name value]` | the solver's settings: `time` (seconds, `0` or `inf` for none), `table_bits` (below) |
+//! | `param_solver [name value]` | the solver's settings: `time` (seconds, `0` or `inf` for none), `table_bits`, `threads` (below) |
 //! | `hexgui-analyze_commands` | the analysis commands HexGui can offer in its menus |
 //! | `quit` | an empty success; every later line gets no response |
 //!
@@ -61,11 +61,12 @@
 //! sends the same commands gets the same answers.
 //!
 //! `param_solver` with no arguments lists the settings of `solve-state` and `find-winning` as
-//! `[string] time 10` and `[string] table_bits 18` lines ([`SOLVER_CONFIG`]: ten seconds a
+//! `[string] time 10`, `[string] table_bits 18` and `[string] threads 1` lines ([`SOLVER_CONFIG`]: ten seconds a
 //! command, a table of 2^18 entries of 80 bytes). `param_solver time SECONDS` sets the time
 //! limit of each solver command (`0`, `inf` or `none`: no limit; listed as `inf`), and
 //! `param_solver table_bits B` the table's size, 2^B entries for B from 1 to
-//! [`MAX_SOLVER_TABLE_BITS`]. Each command starts a fresh solver with an empty table, so an
+//! [`MAX_SOLVER_TABLE_BITS`], and `param_solver threads T` the threads of `solve-state` (one
+//! shared table; 1 by default, up to [`MAX_SOLVER_THREADS`]). Each command starts a fresh solver with an empty table, so an
 //! answer does not depend on the commands before it.
 //!
 //! `param_game allow_swap 1` turns the swap rule on (`0`, the default, off). A change applies to
@@ -597,7 +598,10 @@ impl Engine {
                     Some(limit) => limit.as_secs_f64().to_string(),
                     None => "inf".to_string(),
                 };
-                Ok(format!("[string] time {time}\n[string] table_bits {}", self.solver.table_bits))
+                Ok(format!(
+                    "[string] time {time}\n[string] table_bits {}\n[string] threads {}",
+                    self.solver.table_bits, self.solver.threads
+                ))
             }
             ["time", value] => {
                 self.solver.time_limit = parse_solver_time(value)?;
@@ -613,8 +617,15 @@ impl Engine {
                     })?;
                 Ok(String::new())
             }
-            [name, _] if !["time", "table_bits"].contains(&name) => {
-                Err(format!("unknown parameter: {name} (parameters: time, table_bits)"))
+            ["threads", value] => {
+                self.solver.threads =
+                    value.parse().ok().filter(|t| (1..=MAX_SOLVER_THREADS).contains(t)).ok_or_else(|| {
+                        format!("threads must be a number from 1 to {MAX_SOLVER_THREADS}, not {value}")
+                    })?;
+                Ok(String::new())
+            }
+            [name, _] if !["time", "table_bits", "threads"].contains(&name) => {
+                Err(format!("unknown parameter: {name} (parameters: time, table_bits, threads)"))
             }
             _ => Err("expected param_solver [NAME VALUE]".to_string()),
         }
@@ -714,7 +725,11 @@ pub const SOLVER_CONFIG: SolverConfig = SolverConfig {
     time_limit: Some(Duration::from_secs(10)),
     semi_connections: true,
     h_search: true,
+    threads: 1,
 };
+
+/// The most threads `param_solver threads` accepts.
+pub const MAX_SOLVER_THREADS: usize = 64;
 
 /// The largest table `param_solver table_bits` accepts: 2^26 entries of 80 bytes, 5 GiB.
 pub const MAX_SOLVER_TABLE_BITS: u32 = 26;

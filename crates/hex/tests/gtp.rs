@@ -799,24 +799,28 @@ fn solver_commands_answer_unknown_past_their_limit() {
 #[test]
 fn param_solver_lists_and_sets_the_time_limit_and_the_table() {
     let mut e = engine_on(4);
-    assert_eq!(ok(&mut e, "param_solver"), "[string] time 10\n[string] table_bits 18");
+    assert_eq!(ok(&mut e, "param_solver"), "[string] time 10\n[string] table_bits 18\n[string] threads 1");
     assert_eq!(*e.solver_config(), hex::gtp::SOLVER_CONFIG);
     ok(&mut e, "param_solver time 2.5");
     ok(&mut e, "param_solver table_bits 12");
-    assert_eq!(ok(&mut e, "param_solver"), "[string] time 2.5\n[string] table_bits 12");
+    assert_eq!(ok(&mut e, "param_solver"), "[string] time 2.5\n[string] table_bits 12\n[string] threads 1");
     assert_eq!(e.solver_config().time_limit, Some(std::time::Duration::from_millis(2500)));
     // 0, inf and none all mean no limit, listed as inf.
     for none in ["0", "inf", "INF", "none", "infinity"] {
         ok(&mut e, "param_solver time 1");
         ok(&mut e, &format!("param_solver time {none}"));
-        assert_eq!(ok(&mut e, "param_solver"), "[string] time inf\n[string] table_bits 12", "{none}");
+        assert_eq!(
+            ok(&mut e, "param_solver"),
+            "[string] time inf\n[string] table_bits 12\n[string] threads 1",
+            "{none}"
+        );
         assert_eq!(e.solver_config().time_limit, None);
     }
     // The settings outlive a new game and apply to both solver commands.
     ok(&mut e, "boardsize 4");
     assert_eq!(ok(&mut e, "solve-state"), "black");
     assert_eq!(ok(&mut e, "find-winning"), "d1 c2 b3 a4");
-    assert_eq!(ok(&mut e, "param_solver"), "[string] time inf\n[string] table_bits 12");
+    assert_eq!(ok(&mut e, "param_solver"), "[string] time inf\n[string] table_bits 12\n[string] threads 1");
     for bad in ["-1", "soon", "NaN", "1e10"] {
         assert!(
             fails(&mut e, &format!("param_solver time {bad}")).contains("time must be a number"),
@@ -828,14 +832,25 @@ fn param_solver_lists_and_sets_the_time_limit_and_the_table() {
         assert!(message.contains("table_bits must be a number from 1 to 26"), "{bad}: {message}");
     }
     assert_eq!(
-        fails(&mut e, "param_solver threads 2"),
-        "unknown parameter: threads (parameters: time, table_bits)"
+        fails(&mut e, "param_solver depth 2"),
+        "unknown parameter: depth (parameters: time, table_bits, threads)"
     );
+    for bad in ["0", "65", "two"] {
+        let message = fails(&mut e, &format!("param_solver threads {bad}"));
+        assert!(message.contains("threads must be a number from 1 to 64"), "{bad}: {message}");
+    }
     assert!(fails(&mut e, "param_solver time").contains("param_solver [NAME VALUE]"));
     // Refused values change nothing.
-    assert_eq!(ok(&mut e, "param_solver"), "[string] time inf\n[string] table_bits 12");
+    assert_eq!(ok(&mut e, "param_solver"), "[string] time inf\n[string] table_bits 12\n[string] threads 1");
     assert_eq!(ok(&mut e, "known_command param_solver"), "true");
     assert!(ok(&mut e, "hexgui-analyze_commands").lines().any(|l| l.ends_with("/param_solver")));
+    // Two threads on one table give the same answers.
+    ok(&mut e, "param_solver threads 2");
+    assert_eq!(e.solver_config().threads, 2);
+    assert_eq!(ok(&mut e, "param_solver"), "[string] time inf\n[string] table_bits 12\n[string] threads 2");
+    assert_eq!(ok(&mut e, "solve-state"), "black");
+    ok(&mut e, "play b a1");
+    assert_eq!(ok(&mut e, "solve-state"), "white");
 }
 
 #[test]

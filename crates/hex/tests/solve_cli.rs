@@ -117,3 +117,14 @@ fn a_limit_reached_exits_with_one() {
     assert_eq!(output.status.code(), Some(1), "{text}{}", stderr(&output));
     assert_eq!(field(&text, "winner"), Some("unknown (the node limit was reached)"), "{text}");
 }
+
+#[test]
+fn threads_solve_a_position_on_one_shared_table() {
+    let output = run(&["--size", "5", "--position", "c3 b4", "--threads", "2", "--table-bits", "14"]);
+    let text = stdout(&output);
+    assert!(output.status.success(), "{text}{}", stderr(&output));
+    // Black c3 then White b4: Black, to move, still wins (it does in the one-thread test too).
+    let alone = stdout(&run(&["--size", "5", "--position", "c3 b4", "--table-bits", "14"]));
+    assert_eq!(field(&text, "winner"), field(&alone, "winner"), "{text}\n{alone}");
+    assert_eq!(field(&text, "winner"), Some("black"), "{text}");
+}

@@ -215,3 +215,56 @@ fn threaded_maps_match_the_table_and_copy_rotations() {
     assert_eq!(one.winning_cells(), table()[&4]);
     assert!(Solver::opening_map_threads(config, 0, 2, |_| {}).is_err());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// The parallel solver (two and three threads on one table) names the same winner as one
+    /// thread, and its winning move wins: the opponent loses after it, by the one-thread
+    /// solver. Random 5x5 and 6x6 positions with a few stones, where the threads race.
+    #[test]
+    fn threads_agree_with_one_thread(size in 5u32..=6, moves in proptest::collection::vec(0usize..36, 2..8)) {
+        let pos = random_position(size, &moves);
+        prop_assume!(pos.winner().is_none());
+        let one = SolverConfig { table_bits: 14, ..SolverConfig::default() };
+        let alone = Solver::new(one).solve(&pos).unwrap().verdict;
+        for threads in [2, 3] {
+            let verdict = Solver::new(SolverConfig { threads, ..one }).solve(&pos).unwrap().verdict;
+            prop_assert_eq!(verdict.winner(), alone.winner(), "{} threads", threads);
+            if let Verdict::Win { winning_move: Some(cell), winner } = verdict {
+                prop_assert_eq!(winner, pos.to_move());
+                let next = pos.play(HexMove::Place(cell)).unwrap();
+                if next.winner().is_none() {
+                    let reply = Solver::new(one).solve(&next).unwrap().verdict;
+                    prop_assert_eq!(reply.winner(), Some(winner), "{:?} does not win", cell);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn threads_stop_at_the_limits_with_unknown() {
+    let config = SolverConfig { max_nodes: Some(20), threads: 2, ..SolverConfig::default() };
+    let solution = Solver::new(config).solve(&Position::new(7).unwrap()).unwrap();
+    assert_eq!(solution.verdict, Verdict::Unknown(Limit::Nodes));
+    // The limit counts the nodes of both threads together (each may finish its node).
+    assert!(solution.stats.nodes <= 24, "{} nodes", solution.stats.nodes);
+    let timed =
+        SolverConfig { time_limit: Some(std::time::Duration::ZERO), threads: 2, ..SolverConfig::default() };
+    let verdict = Solver::new(timed).solve(&Position::new(7).unwrap()).unwrap().verdict;
+    assert!(matches!(verdict, Verdict::Unknown(Limit::Time) | Verdict::Win { winner: Color::Black, .. }));
+}
+
+#[test]
+fn threads_solve_the_5x5_openings_like_the_table() {
+    let config = SolverConfig { table_bits: 14, threads: 2, ..SolverConfig::default() };
+    let mut solver = Solver::new(config);
+    let map = solver.opening_map(5).unwrap();
+    assert_eq!(map.winning_cells(), table()[&5]);
+    // The same solver keeps its table: a second solve of an opening is a table hit at once.
+    let pos = Position::new(5).unwrap().play(HexMove::Place(Cell::new(2, 2))).unwrap();
+    let again = solver.solve(&pos).unwrap();
+    assert_eq!(again.verdict.winner(), Some(Color::Black));
+    assert!(again.stats.nodes <= 2, "{} nodes", again.stats.nodes);
+}

@@ -24,12 +24,13 @@
 //!
 //! A cell that is not a cell or is off the board, a cell played twice, or a move after
 //! somebody has connected (or a position where somebody has) is refused with a message and
-//! exit status 2; `--position` does not go with `--only`, `--check` or `--threads`. A limit
+//! exit status 2; `--position` does not go with `--only` or `--check`. A limit
 //! that stops the search prints `winner: unknown (…)` and exits with status 1.
 //!
 //! `--threads T` solves the map on T threads, each with its own table of `2^B` entries (80
 //! bytes each); an opening and its 180° rotation are solved once. The last line gives the
-//! wall-clock time next to the sum of the openings' times.
+//! wall-clock time next to the sum of the openings' times. With `--position` or `--only`,
+//! `--threads T` runs each solve on T threads sharing one table instead.
 //!
 //! `--only CELL[,CELL…]` solves those openings, in that order and with one table, instead of the
 //! whole map (no drawing, no check).
@@ -111,15 +112,17 @@ fn parse_args() -> Result<Args, String> {
         return Err("--only and --check do not go together".to_string());
     }
     if position.is_some() {
-        for (given, flag) in
-            [(only.is_some(), "--only"), (check.is_some(), "--check"), (threads.is_some(), "--threads")]
-        {
+        for (given, flag) in [(only.is_some(), "--only"), (check.is_some(), "--check")] {
             if given {
                 return Err(format!("--position and {flag} do not go together"));
             }
         }
     }
-    Ok(Args { size, check, only, position, threads: threads.unwrap_or(1), config })
+    let threads = threads.unwrap_or(1);
+    if position.is_some() || only.is_some() {
+        config.threads = threads;
+    }
+    Ok(Args { size, check, only, position, threads, config })
 }
 
 fn number<T: std::str::FromStr>(flag: &str, text: &str) -> Result<T, String> {

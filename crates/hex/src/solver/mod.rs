@@ -29,7 +29,11 @@
 //!   them compete for the proof of a win at any time, while all count for its disproof.
 //!
 //! Limits (nodes, time) make the solver answer [`Verdict::Unknown`] instead of running on.
-//! [`Solver::opening_map_threads`] solves a whole opening map on several threads.
+//! [`SolverConfig::threads`] runs [`Solver::solve`] on several threads over one shared table
+//! (each thread runs the whole search; a thread counts the children the others are in as
+//! worse than they are, so the threads spread out, and the first to finish answers);
+//! [`Solver::opening_map_threads`] solves a whole opening map on several threads, one opening
+//! each.
 //!
 //! Measured (release, 2-core machine, `cargo xtask hex-openings --sizes 6,7 --threads 2`):
 //! every opening of 5x5 in about 600 nodes and 0.02 s; of 6x6 in 56,000 nodes and 1.8 s of
@@ -81,7 +85,7 @@ pub use openings::{Opening, OpeningMap};
 use crate::board::{BadSize, Cell, Color, HexMove, Position};
 use geometry::Geometry;
 use hsearch::HSearch;
-use search::{Keys, Limits, Outcome, Search, State};
+use search::{Keys, Limits, Outcome, Search, Shared, State};
 use table::Table;
 
 /// How the solver runs.
@@ -108,10 +112,13 @@ pub struct SolverConfig {
     /// must-play region from all the opponent's semi-connections between its edges. Much
     /// slower nodes, far fewer of them; replaces `semi_connections` when on.
     pub h_search: bool,
+    /// Threads of [`Solver::solve`], on one shared table (1: no extra threads). The other
+    /// calls search on one thread.
+    pub threads: usize,
 }
 
 impl Default for SolverConfig {
-    /// A table of 2^20 entries, no limits, semi-connections and H-search on.
+    /// A table of 2^20 entries, no limits, semi-connections and H-search on, one thread.
     fn default() -> Self {
         SolverConfig {
             table_bits: 20,
@@ -119,6 +126,7 @@ impl Default for SolverConfig {
             time_limit: None,
             semi_connections: true,
             h_search: true,
+            threads: 1,
         }
     }
 }
@@ -273,7 +281,8 @@ pub struct Solver {
     table: Table,
     keys: Keys,
     geometry: Option<Geometry>,
-    hsearch: HSearch,
+    /// One H-search workspace per thread.
+    hsearch: Vec<HSearch>,
 }
 
 impl Solver {
@@ -289,7 +298,7 @@ impl Solver {
             table: Table::new(config.table_bits),
             keys: Keys::new(),
             geometry: None,
-            hsearch: HSearch::new(),
+            hsearch: (0..config.threads.max(1)).map(|_| HSearch::new()).collect(),
         }
     }
 
@@ -327,10 +336,15 @@ impl Solver {
     pub fn solve(&mut self, position: &Position) -> Result<Solution, SolveError> {
         let started = Instant::now();
         let state = self.prepare(position)?;
-        let mut search = self.search(started);
-        let outcome = search.search(&state);
-        let stats = SolverStats { time: started.elapsed(), ..search.stats };
-        let geo = search.geo;
+        let (outcome, stats) = if self.config.threads > 1 {
+            self.solve_threads(&state, started)
+        } else {
+            let mut search = self.search(started);
+            let outcome = search.search(&state);
+            (outcome, search.stats)
+        };
+        let stats = SolverStats { time: started.elapsed(), ..stats };
+        let geo = self.geometry.as_ref().expect("prepare builds the geometry");
         let me = position.to_move();
         let verdict = match outcome {
             Outcome::Win { best, .. } => Verdict::Win { winner: me, winning_move: Some(geo.cell(best)) },
@@ -338,6 +352,63 @@ impl Solver {
             Outcome::Unknown(limit) => Verdict::Unknown(limit),
         };
         Ok(Solution { verdict, stats })
+    }
+
+    /// [`Solver::solve`]'s search on `config.threads` threads sharing the table: the first
+    /// thread to finish stops the others, and its answer is the answer. The counts are the
+    /// sums over the threads.
+    fn solve_threads(&mut self, state: &State, started: Instant) -> (Outcome, SolverStats) {
+        let limits = self.limits(started);
+        let shared = Shared::new(16);
+        let geo = self.geometry.as_ref().expect("prepare builds the geometry");
+        let (table, keys, semis) = (&self.table, &self.keys, self.config.semi_connections);
+        let h_search = self.config.h_search;
+        let results: Vec<(Outcome, SolverStats)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = self
+                .hsearch
+                .iter_mut()
+                .map(|hsearch| {
+                    let shared = &shared;
+                    scope.spawn(move || {
+                        let mut search = Search {
+                            geo,
+                            table,
+                            keys,
+                            limits,
+                            semis,
+                            hsearch: h_search.then_some(hsearch),
+                            stats: SolverStats::default(),
+                            aborted: None,
+                            shared: Some(shared),
+                        };
+                        let outcome = search.search(state);
+                        shared.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                        (outcome, search.stats)
+                    })
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().expect("a solver thread panicked")).collect()
+        });
+        let mut stats = SolverStats::default();
+        for (_, s) in &results {
+            stats += *s;
+        }
+        // A solved answer from any thread; the threads stopped by another report a limit.
+        let outcome = results
+            .iter()
+            .map(|(o, _)| *o)
+            .find(|o| !matches!(o, Outcome::Unknown(_)))
+            .unwrap_or_else(|| self.limit_reached(limits, shared.nodes.into_inner()));
+        (outcome, stats)
+    }
+
+    /// The limit that stopped threads none of which solved the position.
+    fn limit_reached(&self, limits: Limits, nodes: u64) -> Outcome {
+        if limits.max_nodes.is_some_and(|max| nodes >= max) {
+            Outcome::Unknown(Limit::Nodes)
+        } else {
+            Outcome::Unknown(Limit::Time)
+        }
     }
 
     /// Every winning move of the side to move, in cell order (row by row); empty if it loses.
@@ -539,21 +610,23 @@ impl Solver {
         Ok(self.keys.state(geo, stones, position.to_move()))
     }
 
-    /// A search run with this call's limits.
+    /// This call's limits, counted from `started`.
+    fn limits(&self, started: Instant) -> Limits {
+        Limits { max_nodes: self.config.max_nodes, deadline: self.config.time_limit.map(|t| started + t) }
+    }
+
+    /// A one-thread search run with this call's limits.
     fn search(&mut self, started: Instant) -> Search<'_> {
-        let limits = Limits {
-            max_nodes: self.config.max_nodes,
-            deadline: self.config.time_limit.map(|t| started + t),
-        };
         Search {
             geo: self.geometry.as_ref().expect("prepare builds the geometry"),
-            table: &mut self.table,
+            table: &self.table,
             keys: &self.keys,
-            limits,
+            limits: self.limits(started),
             semis: self.config.semi_connections,
-            hsearch: self.config.h_search.then_some(&mut self.hsearch),
+            hsearch: if self.config.h_search { self.hsearch.first_mut() } else { None },
             stats: SolverStats::default(),
             aborted: None,
+            shared: None,
         }
     }
 }
