@@ -268,3 +268,50 @@ fn threads_solve_the_5x5_openings_like_the_table() {
     assert_eq!(again.verdict.winner(), Some(Color::Black));
     assert!(again.stats.nodes <= 2, "{} nodes", again.stats.nodes);
 }
+
+/// The solver's strategies, played against every reply: the empty boards up to 4x4, every
+/// 4x4 opening, and late 5x5 positions, each line ending in the winner's connection.
+#[test]
+fn proofs_check_out_against_every_reply() {
+    use hex::solver::check_solver;
+    let mut solver = Solver::new(SolverConfig { table_bits: 16, ..SolverConfig::default() });
+    let mut checked = 0;
+    for size in 1..=4 {
+        let empty = Position::new(size).unwrap();
+        let proof = check_solver(&mut solver, &empty, 200_000).unwrap();
+        assert_eq!(proof.winner, Color::Black, "{size}x{size}");
+        checked += proof.positions;
+    }
+    let wins = table()[&4].clone();
+    for cell in Position::new(4).unwrap().board().cells() {
+        let opening = Position::new(4).unwrap().play(HexMove::Place(cell)).unwrap();
+        let proof = check_solver(&mut solver, &opening, 200_000).unwrap();
+        assert_eq!(proof.winner == Color::Black, wins.contains(&cell), "4x4 {cell:?}");
+        checked += proof.positions;
+    }
+    for seed in 0..12usize {
+        let moves: Vec<usize> = (0..12).map(|i| (seed * 7919 + i * 104_729) % 97).collect();
+        let pos = random_position(5, &moves);
+        if pos.winner().is_none() {
+            checked += check_solver(&mut solver, &pos, 200_000).unwrap().positions;
+        }
+    }
+    assert!(checked > 1000, "only {checked} positions checked");
+}
+
+/// The checker catches a strategy that does not win: on 3x3 the first empty cell loses.
+#[test]
+fn the_checker_refuses_a_losing_strategy() {
+    use hex::solver::{StrategyError, check_strategy};
+    let pos = Position::new(3).unwrap();
+    let first_empty = |p: &Position| p.board().empty_cells().next();
+    let error = check_strategy(&pos, Color::Black, first_empty, 10_000).unwrap_err();
+    assert!(matches!(error, StrategyError::LoserConnected { .. }), "{error}");
+    // A strategy that gives an occupied cell is refused too, not played.
+    let error = check_strategy(&pos, Color::Black, |_| Some(Cell::new(9, 9)), 10).unwrap_err();
+    assert!(matches!(error, StrategyError::NoMove { .. }), "{error}");
+    // And a tree larger than the limit is reported, not half-checked.
+    let mut solver = Solver::new(SolverConfig::default());
+    let big = hex::solver::check_solver(&mut solver, &Position::new(4).unwrap(), 3).unwrap_err();
+    assert_eq!(big, StrategyError::TooBig(3));
+}

@@ -28,6 +28,10 @@
 //!   two-distance potentials (then nearness to the centre), and only the first quarter of
 //!   them compete for the proof of a win at any time, while all count for its disproof.
 //!
+//! [`check_solver`] checks a solver's claim on a small board without trusting the solver: the
+//! winner's moves are the solver's, the loser's are every reply, and every line must end in the
+//! winner's connection by the board's own rules.
+//!
 //! Limits (nodes, time) make the solver answer [`Verdict::Unknown`] instead of running on.
 //! [`SolverConfig::threads`] runs [`Solver::solve`] on several threads over one shared table
 //! (each thread runs the whole search; a thread counts the children the others are in as
@@ -68,6 +72,7 @@
 
 #[cfg(test)]
 mod brute;
+mod check;
 mod geometry;
 mod hsearch;
 mod openings;
@@ -79,6 +84,7 @@ use std::time::{Duration, Instant};
 
 use thiserror::Error;
 
+pub use check::{CheckedProof, StrategyError, check_solver, check_strategy};
 pub use geometry::MAX_SOLVER_SIZE;
 pub use openings::{Opening, OpeningMap};
 
