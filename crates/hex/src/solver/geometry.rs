@@ -26,7 +26,7 @@ pub(crate) struct Geometry {
     /// The bit of the last cell: the 180° rotation maps bit `i` to `last - i`.
     pub(crate) last: usize,
     /// For each colour and each direction of [`RING`]: the cells whose neighbour that way is
-    /// off the board on that colour's edge (a corner's diagonal outside counts for nobody).
+    /// off the board on that colour's edge (an obtuse corner's outside diagonal counts for both).
     edge_side: [[u128; 6]; 2],
 }
 
@@ -96,6 +96,15 @@ impl Geometry {
                     if !row_in && col_in {
                         g.edge_side[0][d] |= bit;
                     } else if row_in && !col_in {
+                        g.edge_side[1][d] |= bit;
+                    } else if !row_in && !col_in {
+                        // The outside diagonal of an obtuse corner (g1 and a7 on 7x7: the one
+                        // slot between a Black and a White edge) counts for both colours: four
+                        // in a row through it are the slot, the colour's edge and two of its
+                        // stones along that edge, and the two neighbours left, the other edge
+                        // and the cell beside it, already touch each other, so a stone in the
+                        // corner joins nothing new for either side.
+                        g.edge_side[0][d] |= bit;
                         g.edge_side[1][d] |= bit;
                     }
                 }
@@ -434,6 +443,17 @@ mod tests {
         let (a3, pair) = (b(2, 0), b(1, 0) | b(3, 0));
         assert_eq!(g.dead_cells([0, pair], g.cells & !pair) & a3, a3);
         assert_eq!(g.dead_cells([pair, 0], g.cells & !pair) & a3, 0);
+        // The obtuse corners d1 and a4: the outside diagonal counts for both colours. d1 with
+        // Black on c1 and c2 (with the top edge and the diagonal, four in a row), or White on
+        // c2 and d2 (with the right edge); a4 with Black on b3 and b4.
+        let (d1, a4) = (b(0, 3), b(3, 0));
+        for (stones, dead) in
+            [([b(0, 2) | b(1, 2), 0], d1), ([0, b(1, 2) | b(1, 3)], d1), ([b(2, 1) | b(3, 1), 0], a4)]
+        {
+            assert_eq!(g.dead_cells(stones, g.cells & !stones[0] & !stones[1]) & dead, dead, "{stones:?}");
+        }
+        // One stone is not enough.
+        assert_eq!(g.dead_cells([b(0, 2), 0], g.cells & !b(0, 2)) & d1, 0);
     }
 
     /// Every dead cell of many random positions, checked against its definition: on every
