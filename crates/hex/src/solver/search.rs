@@ -511,6 +511,13 @@ impl Search<'_> {
             must &= !vulnerable;
             proof |= vulnerable | killers;
         }
+        // Dominated cells (see `Geometry::undominated`): the domination holds with more of
+        // the mover's stones, so it still holds where the loser's stones fill the cells
+        // outside a loss's proof; the dropped cells and their dominators join the proof so
+        // they stay empty there.
+        let (kept, reasons) = geo.undominated(usize::from(me.index()), by_colour, must);
+        must = kept;
+        proof |= reasons;
         Quick::Open { must, proof }
     }
 
