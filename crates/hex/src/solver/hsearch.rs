@@ -77,6 +77,9 @@ pub(crate) struct HSearch {
     adjacent: [u128; MAX_NODES],
     /// New VCs whose AND combinations are still to try.
     queue: Vec<(u8, u8, u128)>,
+    /// Scratch for the OR rule: the other SCs of the pair, and their suffix intersections.
+    or_others: [u128; SC_CAP],
+    or_suffix: [u128; SC_CAP + 1],
     work: u32,
     won: Option<u128>,
 }
@@ -102,6 +105,8 @@ impl HSearch {
             linked: [0; MAX_NODES],
             adjacent: [0; MAX_NODES],
             queue: Vec::new(),
+            or_others: [0; SC_CAP],
+            or_suffix: [0; SC_CAP + 1],
             work: 0,
             won: None,
         }
@@ -345,7 +350,8 @@ impl HSearch {
         keys[slot] = self.cell[key].trailing_zeros() as u8;
         self.sc_len[pair] = kept as u8;
         // OR: the new SC with up to MAX_ORS − 1 others whose carriers cut the intersection.
-        let mut others = [0u128; SC_CAP];
+        // The scratch arrays live in `self` so that no call clears half a kilobyte of stack.
+        let (others, suffix) = (&mut self.or_others, &mut self.or_suffix);
         let mut count = 0;
         for (i, &c) in list[..kept].iter().enumerate() {
             if i != slot && c & carrier != carrier {
@@ -353,32 +359,57 @@ impl HSearch {
                 count += 1;
             }
         }
+        // suffix[i]: the intersection of others[i..]; when it meets the intersection so far,
+        // no set of those SCs can empty it, and the search of that branch stops at once.
+        suffix[count] = u128::MAX;
+        for i in (0..count).rev() {
+            suffix[i] = suffix[i + 1] & others[i];
+        }
         let mut found = [0u128; MAX_OR_RESULTS];
         let mut n_found = 0;
-        or_rule(&others[..count], carrier, carrier, 1, &mut found, &mut n_found);
+        let sets = OrSets { others: &others[..count], suffix: &suffix[..=count] };
+        sets.search(0, carrier, carrier, 1, &mut found, &mut n_found);
         for &union in &found[..n_found] {
             self.add_vc(a, b, union);
         }
     }
 }
 
-/// Sets of `others` whose carriers, with `inter` so far (`used` SCs), intersect in nothing:
-/// the union of each set's carriers goes into `found` (up to its length). A set is not
-/// extended once it works, and SCs that do not cut the intersection are skipped.
-fn or_rule(others: &[u128], inter: u128, union: u128, used: u32, found: &mut [u128], n_found: &mut usize) {
-    for (i, &c) in others.iter().enumerate() {
-        if *n_found == found.len() {
-            return;
-        }
-        let next = inter & c;
-        if next == inter {
-            continue;
-        }
-        if next == 0 {
-            found[*n_found] = union | c;
-            *n_found += 1;
-        } else if used + 1 < MAX_ORS {
-            or_rule(&others[i + 1..], next, union | c, used + 1, found, n_found);
+/// The SCs an OR rule may combine with a new one, and the suffix intersections of their
+/// carriers.
+struct OrSets<'a> {
+    others: &'a [u128],
+    suffix: &'a [u128],
+}
+
+impl OrSets<'_> {
+    /// Sets of `others[from..]` whose carriers, with `inter` so far (`used` SCs), intersect in
+    /// nothing: the union of each set's carriers goes into `found` (up to its length). A set
+    /// is not extended once it works, and SCs that do not cut the intersection are skipped.
+    fn search(
+        &self,
+        from: usize,
+        inter: u128,
+        union: u128,
+        used: u32,
+        found: &mut [u128],
+        n_found: &mut usize,
+    ) {
+        for i in from..self.others.len() {
+            if *n_found == found.len() || inter & self.suffix[i] != 0 {
+                return;
+            }
+            let c = self.others[i];
+            let next = inter & c;
+            if next == inter {
+                continue;
+            }
+            if next == 0 {
+                found[*n_found] = union | c;
+                *n_found += 1;
+            } else if used + 1 < MAX_ORS {
+                self.search(i + 1, next, union | c, used + 1, found, n_found);
+            }
         }
     }
 }
