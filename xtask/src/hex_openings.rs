@@ -4,8 +4,9 @@
 //! For each size it prints one line per opening as it is solved, the map (`W`: Black's first
 //! stone there wins), a total line, and whether the winning openings are the published ones
 //! (`crates/hex/tests/data/hex-solved-openings.json`). Into the output folder it writes
-//! `openings-<n>x<n>.json` (one record per opening) and `summary.md` (one table row per size,
-//! next to Benzene's time for the same map), rewritten after every size.
+//! `openings-<n>x<n>.json` (one record per opening) and `summary.md` (one table row per size),
+//! rewritten after every size. A comparison with another solver belongs to
+//! `cargo xtask hex-solve-vs`, which runs both on the same machine in the same run.
 //!
 //! Openings are solved by [`Solver::opening_map_threads`]: one solver and table per thread, and
 //! an opening that is the 180° rotation of another is copied from it (zero nodes, zero time).
@@ -33,16 +34,6 @@ pub const MAX_TABLE_BITS: u32 = 30;
 
 /// Bytes per transposition-table entry (see [`SolverConfig::table_bits`]).
 const ENTRY_BYTES: u64 = 80;
-
-/// The figure to beat: Benzene's DFPN solving every opening on a 2-core machine, in seconds.
-pub fn benzene_seconds(size: u8) -> Option<f64> {
-    match size {
-        5 => Some(1.0),
-        6 => Some(6.8),
-        7 => Some(136.0),
-        _ => None,
-    }
-}
 
 /// Everything a run needs.
 #[derive(Clone, Debug)]
@@ -493,15 +484,15 @@ pub fn summary_markdown(config: &OpeningsConfig, sizes: &[SizeReport]) -> String
         config.expected.strip_prefix(crate::workspace_root()).unwrap_or(&config.expected).display(),
     );
     out.push_str(
-        "| size | openings | Black wins | matches published map | nodes | CPU s | wall s | threads | Benzene (2 cores) |\n",
+        "| size | openings | Black wins | matches published map | nodes | CPU s | wall s | threads |\n",
     );
-    out.push_str("|---|---:|---:|---|---:|---:|---:|---:|---:|\n");
+    out.push_str("|---|---:|---:|---|---:|---:|---:|---:|\n");
     for report in sizes {
         let stats = report.map.total_stats();
         let size = report.size();
         let _ = writeln!(
             out,
-            "| {size}x{size} | {} | {} | {} | {} | {:.3} | {:.3} | {} | {} |",
+            "| {size}x{size} | {} | {} | {} | {} | {:.3} | {:.3} | {} |",
             report.map.openings().len(),
             report.map.winning_cells().len(),
             if report.comparison.matches() { "yes" } else { "no" },
@@ -509,13 +500,12 @@ pub fn summary_markdown(config: &OpeningsConfig, sizes: &[SizeReport]) -> String
             stats.time.as_secs_f64(),
             report.wall.as_secs_f64(),
             report.threads,
-            benzene_seconds(size).map_or_else(|| "–".to_string(), |s| format!("{s:.1} s")),
         );
     }
     out.push_str(
         "\nCPU s adds up the openings' own search times (an opening copied from its 180° rotation \
-         counts 0); wall s is the whole map, including the allocation of each thread's table. Benzene's figures are its DFPN solving all openings \
-         on a 2-core machine.\n",
+         counts 0); wall s is the whole map, including the allocation of each thread's table. \
+         `cargo xtask hex-solve-vs` compares with another solver on the same machine.\n",
     );
     for report in sizes.iter().filter(|r| !r.comparison.matches()) {
         let size = report.size();
@@ -694,10 +684,7 @@ mod tests {
     }
 
     #[test]
-    fn hex_openings_benzene_figures() {
-        assert_eq!(benzene_seconds(6), Some(6.8));
-        assert_eq!(benzene_seconds(7), Some(136.0));
-        assert_eq!(benzene_seconds(4), None);
+    fn hex_openings_number_formats() {
         assert_eq!(thousands(0), "0");
         assert_eq!(thousands(1_234_567), "1,234,567");
         assert_eq!(thousands(123), "123");
@@ -714,7 +701,7 @@ mod tests {
         let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
         for (size, wins) in [(2u8, 2usize), (3, 5), (4, 4)] {
             let row = format!("| {size}x{size} | {} | {wins} | yes |", size * size);
-            assert!(summary.lines().any(|l| l.starts_with(&row) && l.ends_with("| 2 | – |")), "{summary}");
+            assert!(summary.lines().any(|l| l.starts_with(&row) && l.ends_with("| 2 |")), "{summary}");
             assert!(summary.contains(&row), "no {row:?} in\n{summary}");
             let json = std::fs::read_to_string(out.join(format!("openings-{size}x{size}.json"))).unwrap();
             let record: MapRecord = serde_json::from_str(&json).unwrap();
