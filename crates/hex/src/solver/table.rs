@@ -38,13 +38,16 @@ pub(crate) struct Entry {
 /// hundreds of megabytes (2^21 slots took 0.09 s of a 0.2 s solve when allocated up front).
 #[derive(Debug)]
 pub(crate) struct Table {
-    chunks: Vec<OnceLock<Box<[Mutex<[Entry; 2]>]>>>,
+    chunks: Vec<OnceLock<Chunk>>,
     /// Pairs per chunk, minus one (a power of two).
     chunk_mask: usize,
     chunk_bits: u32,
     /// Pairs in the whole table, minus one.
     mask: usize,
 }
+
+/// A run of slot pairs, each behind its lock.
+type Chunk = Box<[Mutex<[Entry; 2]>]>;
 
 /// At most 2^5 pairs (about 6 KiB) a chunk: small enough that the scattered positions of a
 /// short search touch little memory, large enough that the chunk table stays small.
