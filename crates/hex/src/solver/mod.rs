@@ -16,14 +16,19 @@
 //!   of bridges and templates runs first) for both sides at every new position: a virtual
 //!   connection between the mover's edges, or a semi-connection it can complete, is a win
 //!   without search; one of the opponent's is a loss; and the opponent's semi-connections
-//!   between its edges confine the mover to the intersection of their carriers;
-//! - **fill-in** after every move: dead cells (four neighbours in a row of one colour) and
-//!   *captured* pairs (two adjacent empty cells where a stone of one colour on either kills
-//!   the other, e.g. the two edge cells of a bridge to the edge) are filled with stones, which
-//!   never changes the winner but removes moves and lets positions transpose; a result proved
-//!   after the fill-in keeps the filled cells in its proof set;
+//!   between its edges confine the mover to the intersection of their carriers. The OR rule
+//!   keeps every combination it finds (up to eight a new semi-connection), not only the
+//!   first: the carriers differ, and a later AND needs the one that avoids its other half;
+//! - **fill-in** after every move: dead cells (four neighbours in a row of one colour, an
+//!   obtuse corner's outside diagonal counting for both colours) and *captured* pairs (two
+//!   adjacent empty cells where a stone of one colour on either kills the other, e.g. the two
+//!   edge cells of a bridge to the edge) are filled with stones, which never changes the
+//!   winner but removes moves and lets positions transpose; a result proved after the fill-in
+//!   keeps the filled cells in its proof set;
 //! - **vulnerable cells** left out of the moves: a cell that the opponent's reply on a
 //!   neighbour would kill is never the only winning move (unless every move wins);
+//! - **dominated cells** left out of the moves: when the mover's stone on `y` makes `x` dead
+//!   or captured for the mover, `x` is never better than `y`;
 //! - **widening** (Benzene's focused DFPN): the moves are ordered by the sum of both sides'
 //!   two-distance potentials (then nearness to the centre), and only the first quarter of
 //!   them compete for the proof of a win at any time, while all count for its disproof.
@@ -39,22 +44,28 @@
 //! [`Solver::opening_map_threads`] solves a whole opening map on several threads, one opening
 //! each.
 //!
-//! Measured (release, 2-core machine, `cargo xtask hex-openings --sizes 6,7 --threads 2`):
-//! every opening of 5x5 in about 600 nodes and 0.02 s; of 6x6 in 56,000 nodes and 1.8 s of
-//! CPU, 1.3 s on two threads (Benzene's DFPN: 6.8 s); of 7x7 in 8.8 million nodes and 423 s
-//! of CPU, 255 s on two threads (Benzene: 136 s). Three Black wins, a4, g2 and g1, take
-//! nearly 60% of the 7x7 time (1.5–2 million nodes, one to two minutes each). Each
-//! ingredient, measured when
-//! it came in: fill-in and vulnerable cells took the 6x6 map from 122 million nodes to 5
-//! million; H-search to 99,000 (13 s to 4 s), and solved 7x7 a1 in 7.6 s, which took 80 s
-//! before; two-distance order with widening took 7x7 d1 from 33,000 nodes to 13,000 and a1 from
-//! 80,000 to 37,000; bigger connection lists (16 VCs, 32 SCs a pair) took a2 from 498,000 to
-//! 355,000. Template IVa and the choice of the smallest semi-connection for a win changed the
-//! total of ten middling 7x7 openings by under 8% either way (IVa fits few 7x7 cells; it is
-//! there for larger boards, where the empty 8x8 board is still out of reach). The
-//! ordering alone, without widening, changed little. What Benzene has and this solver lacks:
-//! pattern-based inferior cells (dominated and reversible moves, many more captured
-//! patterns), decompositions, and the larger edge templates.
+//! Measured side by side with Benzene's DFPN (`cargo xtask hex-solve-vs`: the same machine,
+//! the same run, one thread each, a fresh process per position, CPU seconds less each
+//! program's start-up; see `docs/benzene.md`): on the 24 positions of 6x6 and 7x7 in
+//! `crates/hex/tests/data/solve-positions.txt`, Benzene 38.4 s and this solver 40.0 s (the
+//! empty 7x7 board 0.06 s against 0.11 s, 7x7 a4 20.1 s against 18.9 s; before the changes
+//! below, 239 s against 40.7 s); the empty 8x8 board in 68 s against Benzene's 31 s (it was
+//! out of reach before: unsolved after 300 s). Every 7x7 opening in 0.75 million nodes and 66 s
+//! of CPU (41 s on two threads, one opening each), 6x6 in 12,000 nodes and 0.6 s. Two threads
+//! on one position ([`SolverConfig::threads`]) took the six 7x7 positions from 39.3 s to 28.4 s
+//! of wall time (1.4 times), but the empty 8x8 board from 68 s to 98 s: the second thread,
+//! kept off the first one's child, proves other openings there instead of helping.
+//!
+//! What each ingredient bought, measured when it came in: fill-in and vulnerable cells took
+//! the 6x6 map from 122 million nodes to 5 million; H-search to 99,000, and solved 7x7 a1 in
+//! 7.6 s, which took 80 s before; two-distance order with widening took 7x7 d1 from 33,000
+//! nodes to 13,000; keeping every OR combination took eighteen 7x7 positions from 1.00 million
+//! nodes to 146,000 (62 s to 18 s); the obtuse corners to 119,000 and dominated cells to
+//! 104,000; 24 VCs and 64 SCs a pair took three 8x8 middle games from 80,000 nodes to 52,000.
+//! What Benzene has and this solver lacks: pattern-based inferior cells (reversible moves,
+//! dominated cells found by patterns, many more captured patterns), decompositions, and
+//! virtual-connection patterns beyond the two edge templates; on 8x8 it is still 2 to 5 times
+//! faster.
 
 //! # Examples
 //!
