@@ -52,9 +52,10 @@
 //! below, 239 s against 40.7 s); the empty 8x8 board in 68 s against Benzene's 31 s (it was
 //! out of reach before: unsolved after 300 s). Every 7x7 opening in 0.75 million nodes and 66 s
 //! of CPU (41 s on two threads, one opening each), 6x6 in 12,000 nodes and 0.6 s. Two threads
-//! on one position ([`SolverConfig::threads`]) took the six 7x7 positions from 39.3 s to 28.4 s
-//! of wall time (1.4 times), but the empty 8x8 board from 68 s to 98 s: the second thread,
-//! kept off the first one's child, proves other openings there instead of helping.
+//! on one position ([`SolverConfig::threads`], `hex-solve --threads 2`) took the six 7x7
+//! positions from 39.3 s to 22.2 s of wall time (1.8 times) and the empty 8x8 board from 68 s
+//! to 49 s (1.4 times). Parallel runs vary from one run to the next (7x7 a4: 10 to 12 s), and
+//! through the GTP engine the gain was smaller in the one run measured (a4 15 to 21 s).
 //!
 //! What each ingredient bought, measured when it came in: fill-in and vulnerable cells took
 //! the 6x6 map from 122 million nodes to 5 million; H-search to 99,000, and solved 7x7 a1 in
