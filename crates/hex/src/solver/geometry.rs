@@ -268,26 +268,34 @@ impl Geometry {
                 continue;
             }
             for colour in 0..2 {
-                // dead_if[d]: empty cells whose empty neighbour in direction d, if it were
-                // this colour's, would make them dead.
-                let dead_if: [u128; 6] = std::array::from_fn(|d| {
-                    let next_empty = self.toward(empty, d) & empty;
-                    let mut with = owned[colour];
-                    with[d] |= next_empty;
-                    Self::four_in_a_row(&with) & next_empty
-                });
-                for d in 0..3 {
-                    let pairs = dead_if[d] & self.toward(dead_if[d + 3], d);
-                    if pairs != 0 {
-                        let a = pairs & pairs.wrapping_neg();
-                        let b = self.toward(a, d + 3);
-                        stones[colour] |= a | b;
-                        continue 'again;
-                    }
+                if let Some(pair) = self.captured_pair(&owned[colour], empty) {
+                    stones[colour] |= pair;
+                    continue 'again;
                 }
             }
             return stones;
         }
+    }
+
+    /// One pair of adjacent empty cells that the colour whose neighbours are `owned` captures
+    /// (its stone on either makes the other dead), as a set of two cells; one at a time,
+    /// because two overlapping pairs are not captured together.
+    fn captured_pair(&self, owned: &[u128; 6], empty: u128) -> Option<u128> {
+        // dead_if(d): empty cells whose empty neighbour in direction d, if it were this
+        // colour's, would make them dead.
+        let dead_if = |d: usize| {
+            let next_empty = self.toward(empty, d) & empty;
+            let mut with = *owned;
+            with[d] |= next_empty;
+            Self::four_in_a_row(&with) & next_empty
+        };
+        (0..3).find_map(|d| {
+            let pairs = dead_if(d) & self.toward(dead_if(d + 3), d);
+            (pairs != 0).then(|| {
+                let a = pairs & pairs.wrapping_neg();
+                a | self.toward(a, d + 3)
+            })
+        })
     }
 
     /// The cells that colour `colour` (0 Black) alone fills in `stones`: its dead cells (four
@@ -297,7 +305,7 @@ impl Geometry {
     /// found with it stand in a proof.
     pub(crate) fn colour_fill(&self, colour: usize, mut stones: [u128; 2]) -> u128 {
         let before = stones[colour];
-        'again: loop {
+        loop {
             let empty = self.cells & !stones[0] & !stones[1];
             if empty == 0 {
                 break;
@@ -308,19 +316,9 @@ impl Geometry {
                 stones[colour] |= dead;
                 continue;
             }
-            let dead_if = |d: usize| {
-                let next_empty = self.toward(empty, d) & empty;
-                let mut with = owned;
-                with[d] |= next_empty;
-                Self::four_in_a_row(&with) & next_empty
-            };
-            for d in 0..3 {
-                let pairs = dead_if(d) & self.toward(dead_if(d + 3), d);
-                if pairs != 0 {
-                    let a = pairs & pairs.wrapping_neg();
-                    stones[colour] |= a | self.toward(a, d + 3);
-                    continue 'again;
-                }
+            if let Some(pair) = self.captured_pair(&owned, empty) {
+                stones[colour] |= pair;
+                continue;
             }
             break;
         }
