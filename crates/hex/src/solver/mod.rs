@@ -416,17 +416,8 @@ impl Solver {
             .iter()
             .map(|(o, _)| *o)
             .find(|o| !matches!(o, Outcome::Unknown(_)))
-            .unwrap_or_else(|| self.limit_reached(limits, shared.nodes.into_inner()));
+            .unwrap_or_else(|| limit_reached(limits, shared.nodes.into_inner()));
         (outcome, stats)
-    }
-
-    /// The limit that stopped threads none of which solved the position.
-    fn limit_reached(&self, limits: Limits, nodes: u64) -> Outcome {
-        if limits.max_nodes.is_some_and(|max| nodes >= max) {
-            Outcome::Unknown(Limit::Nodes)
-        } else {
-            Outcome::Unknown(Limit::Time)
-        }
     }
 
     /// Every winning move of the side to move, in cell order (row by row); empty if it loses.
@@ -646,5 +637,14 @@ impl Solver {
             aborted: None,
             shared: None,
         }
+    }
+}
+
+/// The limit that stopped threads none of which solved the position.
+fn limit_reached(limits: Limits, nodes: u64) -> Outcome {
+    if limits.max_nodes.is_some_and(|max| nodes >= max) {
+        Outcome::Unknown(Limit::Nodes)
+    } else {
+        Outcome::Unknown(Limit::Time)
     }
 }
