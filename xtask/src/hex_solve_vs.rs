@@ -39,7 +39,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use hex::{Color, HexMove, IllegalMove, Position, move_name, parse_cell};
+use hex::{Color, HexMove, move_name};
 use nix::sys::resource::{UsageWho, getrusage};
 use nix::sys::time::TimeValLike;
 use serde::{Deserialize, Serialize};
@@ -118,24 +118,9 @@ pub fn parse_positions(text: &str) -> Result<Vec<SolvePosition>, PositionsError>
             size_text.parse().ok().filter(|size| (1..=hex::MAX_SIZE).contains(size)).ok_or_else(|| {
                 fail(format!("{name}: bad size {size_text:?} (a board side from 1 to {})", hex::MAX_SIZE))
             })?;
-        let mut position = Position::new(u32::from(size)).expect("the size is checked");
-        let mut moves = Vec::new();
-        for (number, cell_text) in words.enumerate().map(|(i, w)| (i + 1, w)) {
-            let cell =
-                parse_cell(cell_text, size).map_err(|e| fail(format!("{name}: move {number}: {e}")))?;
-            position = position.play(HexMove::Place(cell)).map_err(|e| {
-                fail(match e {
-                    IllegalMove::Occupied(_) => {
-                        format!("{name}: move {number}: {cell_text} is already occupied")
-                    }
-                    IllegalMove::GameOver(winner) => {
-                        format!("{name}: move {number}: {cell_text} comes after {winner} has connected")
-                    }
-                    other => format!("{name}: move {number}: {other}"),
-                })
-            })?;
-            moves.push(move_name(HexMove::Place(cell)));
-        }
+        let (position, cells) =
+            hex::play_moves(u32::from(size), words).map_err(|e| fail(format!("{name}: {e}")))?;
+        let moves: Vec<String> = cells.into_iter().map(|c| move_name(HexMove::Place(c))).collect();
         if let Some(winner) = position.winner() {
             return Err(fail(format!("{name}: the game is over ({winner} has connected): nothing to solve")));
         }
@@ -753,7 +738,7 @@ mod tests {
             .iter()
             .filter(|p| p.size == 6)
             .map(|p| {
-                let cell = parse_cell(&p.moves[0], 6).unwrap();
+                let cell = hex::parse_cell(&p.moves[0], 6).unwrap();
                 let turned = (5 - cell.row, 5 - cell.col);
                 (cell.row, cell.col).min(turned)
             })

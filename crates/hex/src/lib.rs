@@ -48,7 +48,8 @@ mod union_find;
 
 pub use board::{BadSize, Board, Cell, Color, HexMove, IllegalMove, MAX_SIZE, Position};
 pub use notation::{
-    NotationError, move_name, parse_cell, parse_move, parse_position, position_to_text, showboard,
+    MoveListError, NotationError, move_name, parse_cell, parse_move, parse_position, play_moves,
+    position_to_text, showboard,
 };
 pub use player::{HexPlayer, RandomPlayer};
 pub use rules::{HexGame, centre};

@@ -21,7 +21,7 @@ use std::fmt::{self, Write as _};
 
 use thiserror::Error;
 
-use crate::board::{BadSize, Board, Cell, Color, HexMove, Position};
+use crate::board::{BadSize, Board, Cell, Color, HexMove, IllegalMove, Position};
 
 /// Why a cell, move or position text was refused.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
@@ -65,6 +65,82 @@ pub enum NotationError {
     /// The board is larger than 19x19.
     #[error(transparent)]
     BadSize(#[from] BadSize),
+}
+
+/// Why a list of moves does not give a position: the first refused move, numbered from 1.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum MoveListError {
+    /// The board side is not one.
+    #[error(transparent)]
+    BadSize(#[from] BadSize),
+    /// A move is not a cell name, or not a cell of the board.
+    #[error("move {number}: {source}")]
+    Notation {
+        /// The move's number, from 1.
+        number: usize,
+        /// What was wrong with its text.
+        source: NotationError,
+    },
+    /// A move's cell already holds a stone.
+    #[error("move {number}: {cell} is already occupied")]
+    Occupied {
+        /// The move's number, from 1.
+        number: usize,
+        /// The cell's name.
+        cell: String,
+    },
+    /// A move comes after somebody has connected.
+    #[error("move {number}: {cell} comes after {winner} has connected")]
+    AfterGameOver {
+        /// The move's number, from 1.
+        number: usize,
+        /// The cell's name.
+        cell: String,
+        /// Who had connected.
+        winner: Color,
+    },
+    /// Any other refusal of the rules.
+    #[error("move {number}: {reason}")]
+    Illegal {
+        /// The move's number, from 1.
+        number: usize,
+        /// The rules' reason.
+        reason: IllegalMove,
+    },
+}
+
+/// The position after `moves` (cell names, alternating from Black) on an empty
+/// `size`×`size` board, and the cells played; the first refused move is an error naming it.
+///
+/// ```
+/// use hex::{Cell, Color, MoveListError, play_moves};
+///
+/// let (position, cells) = play_moves(4, ["a1", "B2"]).unwrap();
+/// assert_eq!(position.to_move(), Color::Black);
+/// assert_eq!(cells, vec![Cell::new(0, 0), Cell::new(1, 1)]);
+/// let error = play_moves(4, ["a1", "b2", "a1"]).unwrap_err();
+/// assert_eq!(error.to_string(), "move 3: a1 is already occupied");
+/// assert!(matches!(play_moves(2, ["a1", "b1", "a2", "b2"]), Err(MoveListError::AfterGameOver { number: 4, .. })));
+/// ```
+pub fn play_moves<'a>(
+    size: u32,
+    moves: impl IntoIterator<Item = &'a str>,
+) -> Result<(Position, Vec<Cell>), MoveListError> {
+    let mut position = Position::new(size)?;
+    let mut cells = Vec::new();
+    for (index, text) in moves.into_iter().enumerate() {
+        let number = index + 1;
+        let cell =
+            parse_cell(text, size as u8).map_err(|source| MoveListError::Notation { number, source })?;
+        let name = move_name(HexMove::Place(cell));
+        position = position.play(HexMove::Place(cell)).map_err(|e| match e {
+            IllegalMove::Occupied(_) => MoveListError::Occupied { number, cell: name },
+            IllegalMove::GameOver(winner) => MoveListError::AfterGameOver { number, cell: name, winner },
+            reason => MoveListError::Illegal { number, reason },
+        })?;
+        cells.push(cell);
+    }
+    Ok((position, cells))
 }
 
 /// Prints a cell as its name: `c2` for row 1, column 2. Columns past `z` (never on a board of

@@ -44,7 +44,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use hex::solver::{MAX_SOLVER_SIZE, Solver, SolverConfig, Verdict};
-use hex::{Cell, HexMove, IllegalMove, Position, move_name, parse_cell};
+use hex::{Cell, HexMove, MoveListError, Position, move_name, parse_cell, play_moves};
 
 const USAGE: &str = "usage: hex-solve --size N [--check FILE] [--threads T] [--max-nodes N] \
                      [--time-limit SECONDS] [--table-bits B] [--no-h-search] [--no-semi] [--only CELL[,CELL...]]\n       \
@@ -148,26 +148,17 @@ fn expected_openings(json: &str, size: u32) -> Result<Vec<String>, String> {
 /// The position after `moves` (cell names separated by spaces or commas, alternating from Black)
 /// on an empty `size`×`size` board, and the moves' names; a message if it cannot be solved.
 fn position_after(size: u32, moves: &str) -> Result<(Position, Vec<String>), String> {
-    let mut position = Position::new(size).map_err(|e| e.to_string())?;
-    let mut names = Vec::new();
-    for (index, text) in
-        moves.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty()).enumerate()
-    {
-        let number = index + 1;
-        let cell = parse_cell(text, size as u8).map_err(|e| format!("move {number}: {e}"))?;
-        position = position.play(HexMove::Place(cell)).map_err(|e| match e {
-            IllegalMove::Occupied(_) => format!("move {number}: {text} is already occupied"),
-            IllegalMove::GameOver(winner) => {
-                format!("move {number}: {text} comes after the game is over ({winner} has connected)")
-            }
-            other => format!("move {number}: {text}: {other}"),
-        })?;
-        names.push(move_name(HexMove::Place(cell)));
-    }
+    let texts = moves.split(|c: char| c.is_whitespace() || c == ',').filter(|t| !t.is_empty());
+    let (position, cells) = play_moves(size, texts).map_err(|e| match e {
+        MoveListError::AfterGameOver { number, cell, winner } => {
+            format!("move {number}: {cell} comes after the game is over ({winner} has connected)")
+        }
+        other => other.to_string(),
+    })?;
     if let Some(winner) = position.winner() {
         return Err(format!("the game is over: {winner} has connected; nothing to solve"));
     }
-    Ok((position, names))
+    Ok((position, cells.into_iter().map(|c| move_name(HexMove::Place(c))).collect()))
 }
 
 /// The process's CPU time so far (user and system), where the platform tells it.

@@ -578,6 +578,17 @@ mod tests {
         })
     }
 
+    /// The cells of `within` where `mover` (0 Black) wins by playing, by plain negamax.
+    fn winning_moves(g: &Geometry, stones: [u128; 2], mover: usize, within: u128) -> u128 {
+        bits(within)
+            .filter(|&b| {
+                let mut next = stones;
+                next[mover] |= 1 << b;
+                !negamax(g, next, 1 - mover)
+            })
+            .fold(0, |acc, b| acc | 1 << b)
+    }
+
     /// Calls `check` on random positions of 2×2 to 5×5 boards with at most 9 empty cells (few
     /// enough for plain negamax), drawn from `seed`: each cell Black, White or empty with
     /// probabilities 3/7, 3/7 and 1/7.
@@ -643,13 +654,7 @@ mod tests {
                 if vulnerable == 0 {
                     continue;
                 }
-                let wins: u128 = bits(empty)
-                    .filter(|&b| {
-                        let mut next = stones;
-                        next[mover] |= 1 << b;
-                        !negamax(g, next, 1 - mover)
-                    })
-                    .fold(0, |acc, b| acc | 1 << b);
+                let wins = winning_moves(g, stones, mover, empty);
                 pruned_some += 1;
                 assert!(
                     wins == 0 || wins == empty || wins & !vulnerable != 0,
@@ -675,13 +680,7 @@ mod tests {
                 }
                 assert_eq!(empty & !kept & !reasons, 0, "every dropped cell is a reason");
                 pruned_some += 1;
-                let wins = |set: u128| {
-                    bits(set).any(|b| {
-                        let mut next = stones;
-                        next[mover] |= 1 << b;
-                        !negamax(g, next, 1 - mover)
-                    })
-                };
+                let wins = |set: u128| winning_moves(g, stones, mover, set) != 0;
                 assert_eq!(wins(kept), wins(empty), "{stones:?} mover {mover} kept {kept:x}");
             }
         });
