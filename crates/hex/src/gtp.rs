@@ -15,7 +15,17 @@
 //! Cells are named the way Benzene, HexGui and OpenSpiel name them: column letter and 1-based row,
 //! `a1` top left; Black moves first and connects top to bottom, White connects left to right. The
 //! swap is the move `swap-pieces`, legal as White's answer to the first move when
-//! `param_game allow_swap 1` is set.
+//! `param_game allow_swap 1` is set. As in Benzene, the swap keeps the stone where it is, black,
+//! and White moves next (the players trade colours; Benzene's tournament driver then asks the
+//! program that placed the stone `genmove w`); `param_game swap mirror` mirrors the stone into a
+//! white one and gives Black the move instead, as OpenSpiel does ([`SwapConvention`]).
+//!
+//! The engine takes the command streams of Benzene's tournament driver (`tournament/` in
+//! Benzene's sources): `boardsize n n`, `play c resign` (the driver relays every answer of
+//! `genmove`, a resignation too, and abandons the game if the other program refuses it),
+//! `final_score` after a resignation, `time_left`, `param_game game_time`, and the
+//! `--seed N --logfile-name FILE` flags the driver adds to every program's command line
+//! (`hex-gtp` takes both). A test replays a command stream recorded from that driver.
 //!
 //! | command | answer |
 //! |---|---|
@@ -23,17 +33,18 @@
 //! | `list_commands`, `known_command c` | one command a line; `true` or `false` |
 //! | `boardsize n [n]` | starts a new n×n game, 1 ≤ n ≤ 19 (rectangular boards are refused) |
 //! | `clear_board` | starts a new game of the same size |
-//! | `play c m` | plays `m` (`c3`, `swap-pieces`) for colour `c` (`b`, `black`, `w`, `white`) |
-//! | `genmove c` | the engine's move for `c`, played; `resign` when the game is over |
+//! | `play c m` | plays `m` (`c3`, `swap-pieces`, `resign`) for colour `c` (`b`, `black`, `w`, `white`); no move is taken after a resignation |
+//! | `genmove c` | the engine's move for `c`, played, its time taken off `c`'s clock; `resign` when the game is over (connected or resigned) |
 //! | `reg_genmove c` | the engine's move for `c`, not played |
-//! | `undo` | takes back the last move (nothing happens on an empty history) |
+//! | `undo` | takes back the last move or resignation (nothing happens on an empty history) |
 //! | `showboard` | the board drawn over several lines |
-//! | `final_score` | `B+`, `W+`, or `cannot score` while nobody has connected |
+//! | `final_score` | `B+`, `W+` (connected, or the other side resigned), or `cannot score` while the game goes on |
+//! | `time_left [c [s]]` | both clocks as `Black: s, White: s`; `c`'s seconds left; with `s`, sets `c`'s clock (GTP's `time_left c s stones` too) |
 //! | `all_legal_moves` | the legal moves, space-separated |
 //! | `solve-state [c]` | `black` or `white`: who wins with perfect play, `c` (if given) to move; `? unknown: …` past the solver's time limit (`param_solver`) |
 //! | `find-winning [c]` | every winning move of the side to move (or of `c`), space-separated in cell order; empty if none |
 //! | `param_hex [name value]` | the engine's settings: `player`, `time`, `depth`, `seed` (below) |
-//! | `param_game [name value]` | the game's settings: `allow_swap` (`0` or `1`) |
+//! | `param_game [name value]` | the game's settings: `allow_swap` (`0` or `1`), `swap` (`keep` or `mirror`), `game_time` (seconds a side, 1800 as Benzene; only before the first move) |
 //! | `param_solver [name value]` | the solver's settings: `time` (seconds, `0` or `inf` for none), `table_bits`, `threads` (below) |
 //! | `hexgui-analyze_commands` | the analysis commands HexGui can offer in its menus |
 //! | `quit` | an empty success; every later line gets no response |
@@ -71,7 +82,14 @@
 //!
 //! `param_game allow_swap 1` turns the swap rule on (`0`, the default, off). A change applies to
 //! the game in progress, which is replayed under the new rule; turning the swap off is refused
-//! while the game contains a swap.
+//! while the game contains a swap, and so is changing `param_game swap`.
+//!
+//! **Clocks.** Each side's clock starts a game at `param_game game_time` seconds; a played
+//! `genmove` takes its wall time off the mover's clock, and `time_left` reads or sets the
+//! clocks (a controller may send the real time left). The MCTS and strong players search
+//! `param_hex time` a move, cut when the clock runs low to nine tenths of the clock shared over
+//! one move for every two empty cells (never below [`MIN_MOVE_TIME`]). No response ever contains
+//! an empty line (one ends a response): empty lines inside an answer are dropped.
 //!
 //! # Examples
 //!
@@ -93,7 +111,7 @@
 
 use std::fmt;
 use std::panic::{self, AssertUnwindSafe};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use crate::board::{Board, Color, HexMove, IllegalMove, MAX_SIZE, Position};
 use crate::mcts::{MctsConfig, MctsPlayer};
@@ -124,6 +142,7 @@ pub const COMMANDS: &[&str] = &[
     "reg_genmove",
     "showboard",
     "solve-state",
+    "time_left",
     "undo",
     "version",
 ];
@@ -208,6 +227,9 @@ impl Default for Settings {
 /// The default time per move of the MCTS and strong players.
 pub const DEFAULT_TIME: Duration = Duration::from_millis(500);
 
+/// The least time per move the clock cuts a search to (see `time_left`).
+pub const MIN_MOVE_TIME: Duration = Duration::from_millis(20);
+
 /// The longest time per move `param_hex time` accepts, in seconds.
 pub const MAX_TIME_SECONDS: f64 = 3600.0;
 
@@ -246,6 +268,33 @@ struct Played {
     mv: HexMove,
 }
 
+/// What `swap-pieces` does to the board (`param_game swap`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum SwapConvention {
+    /// The first stone stays where it is, still black, and White moves next: the players trade
+    /// colours instead. This is what Benzene (MoHex, Wolve) and its tournament driver do: after
+    /// `play w swap-pieces` the driver asks the program that placed the black stone
+    /// `genmove w`. The default.
+    #[default]
+    Keep,
+    /// The first stone is mirrored in the long diagonal and turns white, and Black moves next:
+    /// the players keep their colours ([`Position::play`]'s swap, as OpenSpiel plays it).
+    Mirror,
+}
+
+impl SwapConvention {
+    /// The name `param_game swap` takes and prints.
+    pub fn name(self) -> &'static str {
+        match self {
+            SwapConvention::Keep => "keep",
+            SwapConvention::Mirror => "mirror",
+        }
+    }
+}
+
+/// Benzene's default game time, in seconds per side (`param_game game_time`).
+pub const DEFAULT_GAME_TIME: f64 = 1800.0;
+
 /// A failed command: the text after `? `.
 type Failure = String;
 
@@ -255,11 +304,22 @@ type Failure = String;
 pub struct Engine {
     position: Position,
     history: Vec<Played>,
+    /// The colour that resigned the game in progress, if one did: always the last event of the
+    /// game, so `undo` takes it back first.
+    resigned: Option<Color>,
     allow_swap: bool,
+    swap: SwapConvention,
+    /// Seconds per side at the start of a game (`param_game game_time`).
+    game_time: f64,
+    /// Seconds left on each side's clock (Black first): `genmove` spends them, `time_left`
+    /// reads and sets them.
+    clock: [f64; 2],
     settings: Settings,
     factory: PlayerFactory,
     /// Built from `settings` when first needed; dropped when they change.
     player: Option<Box<dyn HexPlayer>>,
+    /// The settings `player` was built with (the time per move may be cut by the clock).
+    player_settings: Settings,
     /// What `solve-state` and `find-winning` run with (`param_solver`).
     solver: SolverConfig,
     quit: bool,
@@ -277,7 +337,10 @@ impl fmt::Debug for Engine {
         f.debug_struct("Engine")
             .field("position", &self.position)
             .field("moves", &self.history.len())
+            .field("resigned", &self.resigned)
             .field("allow_swap", &self.allow_swap)
+            .field("swap", &self.swap)
+            .field("clock", &self.clock)
             .field("settings", &self.settings)
             .field("solver", &self.solver)
             .field("quit", &self.quit)
@@ -291,10 +354,15 @@ impl Engine {
         Engine {
             position: Position::new(u32::from(DEFAULT_SIZE)).expect("the default size is valid"),
             history: Vec::new(),
+            resigned: None,
             allow_swap: false,
+            swap: SwapConvention::Keep,
+            game_time: DEFAULT_GAME_TIME,
+            clock: [DEFAULT_GAME_TIME; 2],
             settings: Settings::default(),
             factory,
             player: None,
+            player_settings: Settings::default(),
             solver: SOLVER_CONFIG,
             quit: false,
         }
@@ -324,6 +392,27 @@ impl Engine {
     /// Whether the swap rule is on.
     pub fn allow_swap(&self) -> bool {
         self.allow_swap
+    }
+
+    /// What `swap-pieces` does to the board.
+    pub fn swap_convention(&self) -> SwapConvention {
+        self.swap
+    }
+
+    /// The colour that resigned the game in progress (`play c resign`), if one did.
+    pub fn resigned(&self) -> Option<Color> {
+        self.resigned
+    }
+
+    /// The winner of the game in progress: the side that connected, else the opponent of a side
+    /// that resigned.
+    pub fn winner(&self) -> Option<Color> {
+        self.position.winner().or(self.resigned.map(Color::opponent))
+    }
+
+    /// Seconds left on `color`'s clock (`time_left`).
+    pub fn time_left(&self, color: Color) -> f64 {
+        self.clock[usize::from(color.index())]
     }
 
     /// Whether `quit` has been received.
@@ -385,14 +474,16 @@ impl Engine {
             }
             "undo" => {
                 no_args(args)?;
-                if let Some(last) = self.history.pop() {
+                if self.resigned.take().is_none()
+                    && let Some(last) = self.history.pop()
+                {
                     self.position = last.before;
                 }
                 Ok(String::new())
             }
             "showboard" => no_args(args).map(|()| format!("\n{}", showboard(&self.position))),
             "final_score" => no_args(args).map(|()| {
-                match self.position.winner() {
+                match self.winner() {
                     Some(Color::Black) => "B+",
                     Some(Color::White) => "W+",
                     None => "cannot score",
@@ -420,6 +511,7 @@ impl Engine {
             "param_hex" => self.param_hex(args),
             "param_game" => self.param_game(args),
             "param_solver" => self.param_solver(args),
+            "time_left" => self.time_left_command(args),
             "hexgui-analyze_commands" => no_args(args).map(|()| {
                 [
                     "param/Engine Param/param_hex",
@@ -445,6 +537,8 @@ impl Engine {
         self.position =
             Position::with_swap(u32::from(size), self.allow_swap).expect("sizes are checked before");
         self.history.clear();
+        self.resigned = None;
+        self.clock = [self.game_time; 2];
     }
 
     fn boardsize(&mut self, args: &[&str]) -> Result<String, Failure> {
@@ -468,6 +562,16 @@ impl Engine {
     }
 
     fn play(&mut self, color: Color, text: &str) -> Result<String, Failure> {
+        if let Some(resigned) = self.resigned {
+            return Err(format!("illegal move: {color} {text} (the game is over: {resigned} resigned)"));
+        }
+        if text.eq_ignore_ascii_case("resign") {
+            // Benzene's tournament driver relays every answer of `genmove`, the resignation
+            // too, and gives up the game if the other program refuses it; the loser may also
+            // resign a game that is already connected.
+            self.resigned = Some(color);
+            return Ok(String::new());
+        }
         let mv = parse_move(text, self.position.size()).map_err(|error| {
             let reason = match error {
                 NotationError::OffBoard { .. } => "off the board",
@@ -480,7 +584,7 @@ impl Engine {
                 "illegal move: {color} swap-pieces (the swap rule is off: param_game allow_swap 1 turns it on)"
             ));
         }
-        let next = play_as(&self.position, color, mv)
+        let next = play_as(&self.position, color, mv, self.swap)
             .map_err(|reason| format!("illegal move: {color} {} ({reason})", move_name(mv)))?;
         self.history.push(Played { before: self.position, color, mv });
         self.position = next;
@@ -488,9 +592,10 @@ impl Engine {
     }
 
     fn genmove(&mut self, color: Color, play: bool) -> Result<String, Failure> {
-        if self.position.winner().is_some() {
+        if self.winner().is_some() {
             return Ok("resign".to_string());
         }
+        let started = Instant::now();
         // The player chooses for the side to move, so a colour out of turn is asked as if it
         // were its turn.
         let view = if color == self.position.to_move() {
@@ -499,7 +604,11 @@ impl Engine {
             Position::from_board(*self.position.board(), color)
         };
         let factory = self.factory;
-        let settings = self.settings;
+        let settings = Settings { time: self.move_time(color), ..self.settings };
+        if settings != self.player_settings {
+            self.player = None;
+        }
+        self.player_settings = settings;
         let player = self.player.get_or_insert_with(|| factory(&settings));
         let chosen = panic::catch_unwind(AssertUnwindSafe(|| player.choose(&view)));
         let mv = match chosen {
@@ -510,14 +619,57 @@ impl Engine {
                 return Err(format!("the {} player failed to choose a move", settings.player));
             }
         };
-        let next = play_as(&self.position, color, mv).map_err(|reason| {
+        let next = play_as(&self.position, color, mv, self.swap).map_err(|reason| {
             format!("the {} player chose an illegal move: {} ({reason})", settings.player, move_name(mv))
         })?;
         if play {
             self.history.push(Played { before: self.position, color, mv });
             self.position = next;
+            // As Benzene: only a played `genmove` runs the mover's clock.
+            let clock = &mut self.clock[usize::from(color.index())];
+            *clock = (*clock - started.elapsed().as_secs_f64()).max(0.0);
         }
         Ok(move_name(mv))
+    }
+
+    /// The search time of `color`'s next move: [`Settings::time`], cut so that the clock lasts
+    /// the rest of the game when it runs low. The mover is taken to need one move for every two
+    /// empty cells (a full board; games end sooner), and a tenth of the clock is kept back for
+    /// the time that is not search. Players that do not search on a clock keep their time.
+    fn move_time(&self, color: Color) -> Duration {
+        if !matches!(self.settings.player, PlayerKind::Mcts | PlayerKind::Strong) {
+            return self.settings.time;
+        }
+        let empty = self.position.legal_moves().len().max(1);
+        let moves_left = empty.div_ceil(2) as f64;
+        let share = 0.9 * self.time_left(color) / moves_left;
+        // A whole millisecond, so that the same clocks give the same player settings.
+        let share = Duration::from_millis((share * 1000.0) as u64).max(MIN_MOVE_TIME);
+        self.settings.time.min(share)
+    }
+
+    /// `time_left`: both clocks, one colour's, or sets one colour's (Benzene's forms; GTP's
+    /// `time_left COLOUR SECONDS STONES` is taken too, the stones ignored).
+    fn time_left_command(&mut self, args: &[&str]) -> Result<String, Failure> {
+        let seconds = |text: &str| -> Result<f64, Failure> {
+            text.parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s >= 0.0)
+                .ok_or_else(|| format!("time must be a number of seconds, 0 or more, not {text}"))
+        };
+        match *args {
+            [] => Ok(format!("Black: {}, White: {}", self.clock[0], self.clock[1])),
+            [color] => Ok(self.time_left(parse_color(color)?).to_string()),
+            [color, time] | [color, time, _] => {
+                let color = parse_color(color)?;
+                if let [_, _, stones] = *args {
+                    stones.parse::<u32>().map_err(|_| format!("stones must be a count, not {stones}"))?;
+                }
+                self.clock[usize::from(color.index())] = seconds(time)?;
+                Ok(String::new())
+            }
+            _ => Err("expected time_left [COLOUR [SECONDS [STONES]]]".to_string()),
+        }
     }
 
     fn param_hex(&mut self, args: &[&str]) -> Result<String, Failure> {
@@ -574,7 +726,12 @@ impl Engine {
 
     fn param_game(&mut self, args: &[&str]) -> Result<String, Failure> {
         match *args {
-            [] => Ok(format!("[bool] allow_swap {}", u8::from(self.allow_swap))),
+            [] => Ok(format!(
+                "[bool] allow_swap {}\n[string] swap {}\n[string] game_time {}",
+                u8::from(self.allow_swap),
+                self.swap.name(),
+                self.game_time
+            )),
             ["allow_swap", value] => {
                 let allow = match value {
                     "0" | "false" => false,
@@ -584,9 +741,31 @@ impl Engine {
                 self.set_allow_swap(allow)?;
                 Ok(String::new())
             }
-            [name, _] if name != "allow_swap" => {
-                Err(format!("unknown parameter: {name} (parameters: allow_swap)"))
+            ["swap", value] => {
+                let swap = match value {
+                    "keep" => SwapConvention::Keep,
+                    "mirror" => SwapConvention::Mirror,
+                    _ => return Err(format!("swap must be keep or mirror, not {value}")),
+                };
+                if swap != self.swap && self.history.iter().any(|played| played.mv == HexMove::Swap) {
+                    return Err("cannot change swap in a game that contains a swap".to_string());
+                }
+                self.swap = swap;
+                Ok(String::new())
             }
+            ["game_time", value] => {
+                // As Benzene: the clocks start with the game.
+                if !self.history.is_empty() || self.resigned.is_some() {
+                    return Err("cannot set game_time once the game has started".to_string());
+                }
+                self.game_time =
+                    value.parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0).ok_or_else(|| {
+                        format!("game_time must be a number of seconds, 0 or more, not {value}")
+                    })?;
+                self.clock = [self.game_time; 2];
+                Ok(String::new())
+            }
+            [name, _] => Err(format!("unknown parameter: {name} (parameters: allow_swap, swap, game_time)")),
             _ => Err("expected param_game [NAME VALUE]".to_string()),
         }
     }
@@ -640,7 +819,7 @@ impl Engine {
         let mut replayed = Vec::with_capacity(self.history.len());
         let mut position = start;
         for played in &self.history {
-            let next = play_as(&position, played.color, played.mv).map_err(|reason| {
+            let next = play_as(&position, played.color, played.mv, self.swap).map_err(|reason| {
                 format!(
                     "cannot change allow_swap in this game: {} {} ({reason})",
                     played.color,
@@ -659,9 +838,14 @@ impl Engine {
 
 /// The position after `color` plays `mv`, whether or not it is `color`'s turn; the reason in the
 /// words of an `illegal move` answer if the move is refused.
-fn play_as(position: &Position, color: Color, mv: HexMove) -> Result<Position, String> {
+fn play_as(position: &Position, color: Color, mv: HexMove, swap: SwapConvention) -> Result<Position, String> {
     position.check(mv).map_err(reason)?;
     if color == position.to_move() {
+        if mv == HexMove::Swap && swap == SwapConvention::Keep {
+            // The stone stays black and White, who now owns it, moves: the position has no
+            // history left that could allow a second swap.
+            return Ok(Position::from_board(*position.board(), Color::White));
+        }
         return Ok(position.play_unchecked(mv));
     }
     match mv {
@@ -698,7 +882,15 @@ fn frame(id: &str, result: Result<String, Failure>) -> String {
         Ok(text) => ('=', text),
         Err(message) => ('?', message),
     };
-    format!("{mark}{id} {}\n\n", text.trim_end_matches('\n'))
+    // An empty line ends a response, so none may appear inside one: a controller would stop
+    // reading there and take the rest for the answer to its next command.
+    let mut lines = text.trim_end().split('\n');
+    let mut body = lines.next().unwrap_or("").trim_end().to_string();
+    for line in lines.filter(|line| !line.trim().is_empty()) {
+        body.push('\n');
+        body.push_str(line.trim_end());
+    }
+    format!("{mark}{id} {body}\n\n")
 }
 
 fn no_args(args: &[&str]) -> Result<(), Failure> {

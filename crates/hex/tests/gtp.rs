@@ -444,7 +444,8 @@ fn the_same_seed_gives_the_same_moves() {
 #[test]
 fn swap_pieces_needs_allow_swap_and_is_whites_second_move() {
     let mut e = engine_on(5);
-    assert_eq!(ok(&mut e, "param_game"), "[bool] allow_swap 0");
+    assert_eq!(ok(&mut e, "param_game"), "[bool] allow_swap 0\n[string] swap keep\n[string] game_time 1800");
+    ok(&mut e, "param_game swap mirror");
     ok(&mut e, "play b b4");
     assert_eq!(
         fails(&mut e, "play w swap-pieces"),
@@ -452,7 +453,10 @@ fn swap_pieces_needs_allow_swap_and_is_whites_second_move() {
     );
     // Turning the rule on applies to the game in progress.
     ok(&mut e, "param_game allow_swap 1");
-    assert_eq!(ok(&mut e, "param_game"), "[bool] allow_swap 1");
+    assert_eq!(
+        ok(&mut e, "param_game"),
+        "[bool] allow_swap 1\n[string] swap mirror\n[string] game_time 1800"
+    );
     assert_eq!(ok(&mut e, "all_legal_moves"), {
         let mut cells: Vec<String> = Vec::new();
         for row in 1..=5 {
@@ -474,6 +478,7 @@ fn swap_pieces_needs_allow_swap_and_is_whites_second_move() {
     assert_eq!(e.position().to_move(), Color::Black);
     assert!(fails(&mut e, "play w swap-pieces").contains("only as the second move"));
     assert!(fails(&mut e, "param_game allow_swap 0").contains("cannot change allow_swap"));
+    assert!(fails(&mut e, "param_game swap keep").contains("contains a swap"));
     ok(&mut e, "play b b4");
     ok(&mut e, "undo");
     ok(&mut e, "undo");
@@ -483,6 +488,7 @@ fn swap_pieces_needs_allow_swap_and_is_whites_second_move() {
     assert!(fails(&mut e, "play w swap-pieces").contains("swap rule is off"));
     assert!(fails(&mut e, "param_game allow_swap maybe").contains("0 or 1"));
     assert!(fails(&mut e, "param_game komi 7").starts_with("unknown parameter: komi"));
+    assert!(fails(&mut e, "param_game swap sideways").contains("keep or mirror"));
     // The swap is only ever the second move.
     ok(&mut e, "param_game allow_swap 1");
     ok(&mut e, "clear_board");
@@ -501,9 +507,10 @@ fn genmove_may_swap_when_the_rule_is_on() {
         ok(&mut e, "play b a1");
         if ok(&mut e, "genmove w") == "swap-pieces" {
             swapped += 1;
-            assert_eq!(e.position().board().get(hex::Cell::new(0, 0)), Some(Color::White));
-            assert_eq!(e.position().to_move(), Color::Black);
-            assert_ne!(ok(&mut e, "genmove b"), "swap-pieces");
+            // Benzene's convention: the stone stays black and White moves next.
+            assert_eq!(e.position().board().get(hex::Cell::new(0, 0)), Some(Color::Black));
+            assert_eq!(e.position().to_move(), Color::White);
+            assert_ne!(ok(&mut e, "genmove w"), "swap-pieces");
         }
     }
     assert!(swapped > 0, "no seed swapped in 40");
@@ -868,4 +875,178 @@ fn the_streams_of_cargo_xtask_hex_solve_vs_are_answered() {
     let mut startup = Engine::default();
     assert_eq!(ask(&mut startup, "boardsize 8 8"), "= \n\n");
     assert_eq!(ask(&mut startup, "quit"), "= \n\n");
+}
+
+#[test]
+fn swap_pieces_keeps_the_stone_and_white_moves_next_as_in_benzene() {
+    let mut e = engine_on(5);
+    ok(&mut e, "param_game allow_swap 1");
+    ok(&mut e, "play b b4");
+    ok(&mut e, "play w swap-pieces");
+    let board = *e.position().board();
+    assert_eq!(board.get(hex::Cell::new(3, 1)), Some(Color::Black));
+    assert_eq!(board.count(Color::Black) + board.count(Color::White), 1);
+    assert_eq!(e.position().to_move(), Color::White);
+    assert!(fails(&mut e, "play w swap-pieces").contains("only as the second move"));
+    // The program that placed the stone now plays White: it is asked `genmove w`.
+    let mv = ok(&mut e, "genmove w");
+    assert_ne!(mv, "swap-pieces");
+    assert_eq!(e.position().to_move(), Color::Black);
+    // Undo takes back the move, then the swap.
+    ok(&mut e, "undo");
+    ok(&mut e, "undo");
+    assert_eq!(e.position().board().get(hex::Cell::new(3, 1)), Some(Color::Black));
+    assert!(e.position().can_swap());
+}
+
+#[test]
+fn play_resign_ends_the_game_and_final_score_names_the_winner() {
+    let mut e = engine_on(5);
+    ok(&mut e, "play b c3");
+    assert_eq!(ok(&mut e, "final_score"), "cannot score");
+    ok(&mut e, "play w resign");
+    assert_eq!(e.resigned(), Some(Color::White));
+    assert_eq!(ok(&mut e, "final_score"), "B+");
+    assert_eq!(ok(&mut e, "genmove b"), "resign");
+    assert_eq!(fails(&mut e, "play b d4"), "illegal move: black d4 (the game is over: white resigned)");
+    assert!(fails(&mut e, "play b resign").contains("white resigned"));
+    // Undo takes back the resignation first.
+    ok(&mut e, "undo");
+    assert_eq!(e.resigned(), None);
+    assert_eq!(ok(&mut e, "final_score"), "cannot score");
+    ok(&mut e, "play w d4");
+    // The driver relays the loser's resignation after a connection too.
+    let mut done = engine_on(2);
+    for line in ["play b a1", "play w b1", "play b a2"] {
+        ok(&mut done, line);
+    }
+    assert_eq!(ok(&mut done, "genmove w"), "resign");
+    ok(&mut done, "play w resign");
+    assert_eq!(ok(&mut done, "final_score"), "B+");
+    ok(&mut done, "clear_board");
+    assert_eq!(done.resigned(), None);
+}
+
+#[test]
+fn clocks_start_at_game_time_and_time_left_reads_and_sets_them() {
+    let mut e = engine_on(5);
+    assert_eq!(ok(&mut e, "time_left"), "Black: 1800, White: 1800");
+    ok(&mut e, "param_game game_time 60");
+    assert_eq!(ok(&mut e, "time_left w"), "60");
+    ok(&mut e, "time_left b 12.5");
+    ok(&mut e, "time_left white 30 0");
+    assert_eq!(ok(&mut e, "time_left"), "Black: 12.5, White: 30");
+    assert_eq!(e.time_left(Color::Black), 12.5);
+    for bad in ["-1", "soon", "NaN", "inf"] {
+        assert!(fails(&mut e, &format!("time_left b {bad}")).contains("number of seconds"), "{bad}");
+        assert!(fails(&mut e, &format!("param_game game_time {bad}")).contains("number of seconds"), "{bad}");
+    }
+    assert!(fails(&mut e, "time_left b 1 many").contains("stones"));
+    assert!(fails(&mut e, "time_left purple").contains("invalid color"));
+    // A played genmove runs the mover's clock, a reg_genmove does not.
+    ok(&mut e, "genmove b");
+    assert!(e.time_left(Color::Black) <= 12.5);
+    assert_eq!(e.time_left(Color::White), 30.0);
+    assert!(fails(&mut e, "param_game game_time 10").contains("once the game has started"));
+    // A new game restarts both clocks at the game time.
+    ok(&mut e, "clear_board");
+    assert_eq!(ok(&mut e, "time_left"), "Black: 60, White: 60");
+    assert!(ok(&mut e, "list_commands").lines().any(|c| c == "time_left"));
+}
+
+#[test]
+fn a_low_clock_cuts_the_search_time_but_still_plays() {
+    let mut e = engine_on(7);
+    ok(&mut e, "param_hex player mcts");
+    ok(&mut e, "param_hex time 30");
+    ok(&mut e, "time_left b 0");
+    // With no time left the search gets the least time, not thirty seconds.
+    let started = std::time::Instant::now();
+    let mv = ok(&mut e, "genmove b");
+    assert!(mv.len() >= 2 && mv != "resign", "{mv}");
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    assert_eq!(e.time_left(Color::Black), 0.0);
+}
+
+#[test]
+fn no_response_contains_an_empty_line() {
+    let mut e = engine_on(4);
+    for line in ["showboard", "param_game", "param_hex", "param_solver", "list_commands", "time_left"] {
+        let response = ask(&mut e, line);
+        let body = response.strip_suffix("\n\n").expect("framed");
+        assert!(!body.contains("\n\n"), "{line}: {response:?}");
+    }
+}
+
+/// One command of a recorded session and the response the engine gave then.
+struct Exchange {
+    command: String,
+    response: String,
+}
+
+/// Reads a `hex-gtp --logfile-name` log: `>command` lines, each followed by its `<response`
+/// lines (the response's final empty line is a lone `<`).
+fn read_log(text: &str) -> Vec<Exchange> {
+    let mut exchanges: Vec<Exchange> = Vec::new();
+    for line in text.lines() {
+        if let Some(command) = line.strip_prefix('>') {
+            exchanges.push(Exchange { command: command.to_string(), response: String::new() });
+        } else if let Some(response) = line.strip_prefix('<') {
+            let last = exchanges.last_mut().expect("a response follows a command");
+            last.response.push_str(response);
+            last.response.push('\n');
+        } else {
+            panic!("not a log line: {line:?}");
+        }
+    }
+    exchanges
+}
+
+#[test]
+fn replays_command_streams_recorded_from_benzenes_tournament_driver() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/benzene-tournament");
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(&dir).unwrap().map(|entry| entry.unwrap().path()).collect();
+    files.sort();
+    assert_eq!(files.len(), 4, "{files:?}");
+    let mut resigns_relayed = 0;
+    let mut swaps = 0;
+    for path in files {
+        let exchanges = read_log(&std::fs::read_to_string(&path).unwrap());
+        assert!(exchanges.len() > 10, "{}", path.display());
+        // As `--config ours.htp` set it up, with a fast player: a genmove's answer is replaced by
+        // the recorded move below, so the game follows the recording.
+        let mut e = Engine::default();
+        ok(&mut e, "param_game allow_swap 1");
+        ok(&mut e, "param_hex player random");
+        for Exchange { command, response } in &exchanges {
+            let ours = ask(&mut e, command);
+            let context = format!("{}: {command:?}", path.display());
+            assert!(ours.starts_with("= ") && ours.ends_with("\n\n"), "{context}: {ours:?}");
+            assert!(!ours.trim_end_matches('\n').contains("\n\n"), "{context}: {ours:?}");
+            let words: Vec<&str> = command.split_whitespace().collect();
+            match words[..] {
+                ["genmove", color] => {
+                    let recorded = response.strip_prefix("= ").unwrap().trim();
+                    let answered = ours.strip_prefix("= ").unwrap().trim();
+                    if answered != recorded {
+                        assert_ne!(answered, "resign", "{context}: the game is not over here");
+                        assert_ne!(recorded, "resign", "{context}: the game is over here");
+                        ok(&mut e, "undo");
+                        ok(&mut e, &format!("play {color} {recorded}"));
+                    }
+                    swaps += usize::from(recorded == "swap-pieces");
+                }
+                ["version"] => assert_eq!(ours, format!("= {}\n\n", env!("CARGO_PKG_VERSION"))),
+                _ => {
+                    assert_eq!(&ours, response, "{context}");
+                    resigns_relayed += usize::from(words.get(2) == Some(&"resign"));
+                    swaps += usize::from(words.get(2) == Some(&"swap-pieces"));
+                }
+            }
+        }
+        assert!(e.has_quit(), "{}: the session ends with quit", path.display());
+    }
+    assert_eq!(resigns_relayed, 1);
+    assert_eq!(swaps, 2);
 }

@@ -97,3 +97,49 @@ fn bad_flags_exit_with_code_two_and_say_why() {
         assert!(stdout(&output).is_empty(), "{args:?} answered a command");
     }
 }
+
+/// A fresh scratch directory under the target dir for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+#[test]
+fn benzene_tournament_flags_config_seed_and_logfile_are_taken() {
+    let dir = scratch("gtp-cli-benzene-flags");
+    let config = dir.join("ours.htp");
+    std::fs::write(
+        &config,
+        "# settings for a tournament\nparam_hex player random\nparam_game allow_swap 1\n\n",
+    )
+    .unwrap();
+    let log = dir.join("ours-0.log");
+    let output = run(
+        &["--config", config.to_str().unwrap(), "--seed", "123456", "--logfile-name", log.to_str().unwrap()],
+        "boardsize 5 5\nparam_hex\nparam_game\nplay b c3\nquit\n",
+    );
+    assert!(output.status.success(), "{}", stderr(&output));
+    let answers = answers(&output);
+    assert!(answers[1].contains("[string] player random") && answers[1].contains("[string] seed 123456"));
+    assert!(answers[2].starts_with("[bool] allow_swap 1"));
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(logged.contains(">boardsize 5 5\n<= \n<\n"), "{logged}");
+    assert!(logged.contains(">play b c3\n<= \n<\n>quit\n<= \n<\n"), "{logged}");
+}
+
+#[test]
+fn a_config_command_the_engine_refuses_exits_with_code_two_naming_the_line() {
+    let dir = scratch("gtp-cli-bad-config");
+    let config = dir.join("mohex.htp");
+    std::fs::write(&config, "param_game allow_swap 1\nparam_mohex max_time 1\n").unwrap();
+    let output = run(&["--config", config.to_str().unwrap()], "name\n");
+    assert_eq!(output.status.code(), Some(2));
+    let message = stderr(&output);
+    assert!(message.contains("mohex.htp:2") && message.contains("unknown command: param_mohex"), "{message}");
+    assert!(stdout(&output).is_empty());
+    let missing = run(&["--config", dir.join("nowhere.htp").to_str().unwrap()], "");
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stderr(&missing).contains("cannot read"));
+}

@@ -7,8 +7,16 @@
 //! Flags set the engine up before the first command, exactly as the matching `param_hex`
 //! commands would: `hex-gtp --player random --seed 3` is a uniformly random engine. A flag the
 //! engine refuses ends the program with exit code 2 before anything is read.
+//!
+//! Benzene's tournament driver starts each program as `PROGRAM --config FILE.htp --seed N
+//! --logfile-name FILE`, and `hex-gtp` takes that line: `--config` runs the GTP commands of a
+//! file (one a line, `#` comments) before standard input, and a command the engine refuses
+//! ends the program with exit code 2, naming the line; `--logfile-name` appends every command
+//! and response to a file, as `>command` and `<response` lines.
 
-use std::io::{self, BufRead, Write};
+use std::fs::{File, OpenOptions};
+use std::io::{self, BufRead, BufWriter, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use hex::gtp::Engine;
@@ -23,13 +31,26 @@ Options:
       --seed N             the random players' seed (as `param_hex seed N`)
       --depth N            the search depth (as `param_hex depth N`)
       --param NAME=VALUE   any engine setting (as `param_hex NAME VALUE`); repeatable
+      --config FILE        run the GTP commands of FILE first (one a line)
+      --logfile-name FILE  append every command and response to FILE
   -h, --help               print this help
   -V, --version            print the version";
 
+/// How to run the engine.
+#[derive(Default)]
+struct Serve {
+    /// `param_hex` settings, in order.
+    settings: Vec<(String, String)>,
+    /// Files of GTP commands to run first, in order.
+    configs: Vec<PathBuf>,
+    /// Where to log the session.
+    log: Option<PathBuf>,
+}
+
 /// What the command line asks for.
 enum Invocation {
-    /// Run the engine after these `param_hex` settings, in order.
-    Serve(Vec<(String, String)>),
+    /// Run the engine.
+    Serve(Serve),
     /// Print the help.
     Help,
     /// Print the version.
@@ -38,8 +59,8 @@ enum Invocation {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let settings = match parse_args(&args) {
-        Ok(Invocation::Serve(settings)) => settings,
+    let serve = match parse_args(&args) {
+        Ok(Invocation::Serve(serve)) => serve,
         // `println!` would panic on a closed pipe (`hex-gtp --help | head -1`).
         Ok(Invocation::Help) => {
             let _ = writeln!(io::stdout(), "{USAGE}");
@@ -55,13 +76,29 @@ fn main() -> ExitCode {
         }
     };
     let mut engine = Engine::default();
-    for (name, value) in &settings {
+    for (name, value) in &serve.settings {
         if let Err(message) = apply(&mut engine, name, value) {
             eprintln!("hex-gtp: {message}");
             return ExitCode::from(2);
         }
     }
-    match run(engine) {
+    for path in &serve.configs {
+        if let Err(message) = run_config(&mut engine, path) {
+            eprintln!("hex-gtp: {message}");
+            return ExitCode::from(2);
+        }
+    }
+    let log = match &serve.log {
+        Some(path) => match OpenOptions::new().create(true).append(true).open(path) {
+            Ok(file) => Some(BufWriter::new(file)),
+            Err(error) => {
+                eprintln!("hex-gtp: cannot open the log file {}: {error}", path.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
+    match run(engine, log) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             eprintln!("hex-gtp: {error}");
@@ -72,7 +109,7 @@ fn main() -> ExitCode {
 
 /// The settings the flags ask for, in the order given, or what is wrong with the flags.
 fn parse_args(args: &[String]) -> Result<Invocation, String> {
-    let mut settings = Vec::new();
+    let mut serve = Serve::default();
     let mut rest = args.iter();
     while let Some(arg) = rest.next() {
         // `--flag=value` and `--flag value` are the same.
@@ -86,17 +123,19 @@ fn parse_args(args: &[String]) -> Result<Invocation, String> {
         match flag {
             "-h" | "--help" => return Ok(Invocation::Help),
             "-V" | "--version" => return Ok(Invocation::Version),
-            "--player" | "--seed" | "--depth" => settings.push((flag[2..].to_string(), value()?)),
+            "--player" | "--seed" | "--depth" => serve.settings.push((flag[2..].to_string(), value()?)),
+            "--config" => serve.configs.push(PathBuf::from(value()?)),
+            "--logfile-name" => serve.log = Some(PathBuf::from(value()?)),
             "--param" => {
                 let text = value()?;
                 let (name, value) =
                     text.split_once('=').ok_or_else(|| format!("--param takes NAME=VALUE, not {text:?}"))?;
-                settings.push((name.to_string(), value.to_string()));
+                serve.settings.push((name.to_string(), value.to_string()));
             }
             _ => return Err(format!("unknown argument: {arg}")),
         }
     }
-    Ok(Invocation::Serve(settings))
+    Ok(Invocation::Serve(serve))
 }
 
 /// Sends `param_hex name value` to the engine; the engine's message if it refuses.
@@ -115,7 +154,25 @@ fn apply(engine: &mut Engine, name: &str, value: &str) -> Result<(), String> {
     }
 }
 
-fn run(mut engine: Engine) -> io::Result<()> {
+/// Runs the GTP commands of a `--config` file; the first refusal stops it.
+fn run_config(engine: &mut Engine, path: &Path) -> Result<(), String> {
+    let text =
+        std::fs::read_to_string(path).map_err(|error| format!("cannot read {}: {error}", path.display()))?;
+    for (number, line) in text.lines().enumerate() {
+        let response = engine.handle(line).unwrap_or_default();
+        if let Some(message) = response.strip_prefix('?') {
+            return Err(format!(
+                "{}:{}: {line:?} was refused: {}",
+                path.display(),
+                number + 1,
+                message.trim()
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn run(mut engine: Engine, mut log: Option<BufWriter<File>>) -> io::Result<()> {
     let mut input = io::stdin().lock();
     let mut output = io::stdout().lock();
     let mut line = Vec::new();
@@ -127,7 +184,18 @@ fn run(mut engine: Engine) -> io::Result<()> {
         // Bytes that are not UTF-8 become U+FFFD: the command is then unknown or malformed and
         // is answered as such.
         let text = String::from_utf8_lossy(&line);
-        match engine.handle(&text) {
+        let response = engine.handle(&text);
+        if let Some(log) = &mut log {
+            // The log is for people reading a tournament afterwards; failing to write it
+            // must not stop the game.
+            let _ = writeln!(log, ">{}", text.trim_end());
+            // Every line of the response, its final empty line too, as a `<` line.
+            for line in response.iter().flat_map(|r| r.lines()) {
+                let _ = writeln!(log, "<{line}");
+            }
+            let _ = log.flush();
+        }
+        match response {
             Some(response) => {
                 output.write_all(response.as_bytes())?;
                 output.flush()?;
