@@ -215,12 +215,15 @@ pub struct Settings {
     pub depth: u32,
     /// The seed of the players that draw random numbers.
     pub seed: u64,
+    /// The MCTS player's [`MctsConfig::knowledge_after`]: the visits after which the solver's
+    /// knowledge prunes a node's moves (the root's always), or `None` for no knowledge.
+    pub knowledge: Option<u32>,
 }
 
 impl Default for Settings {
     /// The MCTS player with 0.5 s per move; depth 3 and seed 1 for the other players.
     fn default() -> Self {
-        Settings { player: PlayerKind::Mcts, time: DEFAULT_TIME, depth: 3, seed: 1 }
+        Settings { player: PlayerKind::Mcts, time: DEFAULT_TIME, depth: 3, seed: 1, knowledge: None }
     }
 }
 
@@ -248,7 +251,11 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
     let search = SearchConfig::depth(settings.depth);
     match settings.player {
         PlayerKind::Mcts => {
-            Box::new(MctsPlayer::new(MctsConfig { seed: settings.seed, ..MctsConfig::time(settings.time) }))
+            Box::new(MctsPlayer::new(MctsConfig {
+                seed: settings.seed,
+                knowledge_after: settings.knowledge,
+                ..MctsConfig::time(settings.time)
+            }))
         }
         PlayerKind::Strong => Box::new(StrongPlayer::new(StrongConfig::time(settings.time))),
         PlayerKind::Random => Box::new(RandomPlayer::new(settings.seed)),
@@ -678,11 +685,12 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
-                    s.seed
+                    s.seed,
+                    s.knowledge.map_or("off".to_string(), |n| n.to_string())
                 ));
             }
             ["player", name] => {
@@ -712,8 +720,18 @@ impl Engine {
                     .parse()
                     .map_err(|_| format!("seed must be a number from 0 to 2^64 - 1, not {value}"))?;
             }
-            [name, _] if !["player", "time", "depth", "seed"].contains(&name) => {
-                return Err(format!("unknown parameter: {name} (parameters: player, time, depth, seed)"));
+            ["knowledge", value] => {
+                settings.knowledge = match value {
+                    "off" | "none" => None,
+                    _ => Some(value.parse().map_err(|_| {
+                        format!("knowledge must be off or a number of visits from 0 to 2^32 - 1, not {value}")
+                    })?),
+                };
+            }
+            [name, _] if !["player", "time", "depth", "seed", "knowledge"].contains(&name) => {
+                return Err(format!(
+                    "unknown parameter: {name} (parameters: player, time, depth, seed, knowledge)"
+                ));
             }
             _ => return Err("expected param_hex [NAME VALUE]".to_string()),
         }

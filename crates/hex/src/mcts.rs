@@ -64,16 +64,17 @@
 //! assert_eq!(player.last_result().unwrap().iterations, 200);
 //! ```
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use rand::RngExt;
-use search_core::Player;
-use search_core::mcts::{self, McRng, Playout, Rewards};
+use search_core::mcts::{self, Knowledge, McRng, Playout, Rewards};
+use search_core::{Player, WallClock};
 
 use crate::board::{Cell, Color, HexMove, Position};
 use crate::heuristics::{Critical, critical_cell};
 use crate::player::HexPlayer;
 use crate::rules::HexGame;
+use crate::solver::{Analysis, MAX_SOLVER_SIZE, Solver, SolverConfig};
 
 /// No neighbour in that direction (off the board).
 const NONE: u16 = u16::MAX;
@@ -286,6 +287,10 @@ pub struct MctsConfig {
     pub expand_after: u32,
     /// Answer bridge intrusions in playouts.
     pub bridge_replies: bool,
+    /// The solver's knowledge ([`Solver::analyse`]: proved wins and losses, the must-play
+    /// region, inferior cells) prunes the moves of the root and of every node visited this many
+    /// times; `None`: off. Boards up to [`MAX_SOLVER_SIZE`] only (larger ones search every move).
+    pub knowledge_after: Option<u32>,
 }
 
 impl MctsConfig {
@@ -312,6 +317,7 @@ impl Default for MctsConfig {
             rave: Some(500.0),
             expand_after: 1,
             bridge_replies: true,
+            knowledge_after: None,
         }
     }
 }
@@ -327,11 +333,50 @@ pub enum MctsReason {
     Search,
 }
 
+/// The solver's knowledge as MCTS pruning (see [`MctsConfig::knowledge_after`]).
+#[derive(Debug)]
+pub struct SolverKnowledge {
+    solver: Solver,
+    /// Positions analysed.
+    pub calls: u64,
+    /// Their total time.
+    pub time: Duration,
+}
+
+impl SolverKnowledge {
+    /// Knowledge from a solver with a small table (the analysis does not search).
+    pub fn new() -> Self {
+        SolverKnowledge { solver: Solver::new(SolverConfig { table_bits: 1, ..SolverConfig::default() }), calls: 0, time: Duration::ZERO }
+    }
+}
+
+impl Default for SolverKnowledge {
+    fn default() -> Self {
+        SolverKnowledge::new()
+    }
+}
+
+impl Knowledge<HexGame> for SolverKnowledge {
+    fn prune(&mut self, _: &HexGame, state: &Position, _: &[HexMove]) -> Option<Vec<HexMove>> {
+        let started = Instant::now();
+        let analysis = self.solver.analyse(state).ok();
+        self.calls += 1;
+        self.time += started.elapsed();
+        let cells = match analysis? {
+            Analysis::Win { winning_move } => vec![winning_move?],
+            Analysis::Loss { carrier } => carrier,
+            Analysis::Open { moves } => moves,
+        };
+        Some(cells.into_iter().map(HexMove::Place).collect())
+    }
+}
+
 /// The MCTS player (see the [module docs](self)).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct MctsPlayer {
     config: MctsConfig,
     playout: HexPlayout,
+    knowledge: SolverKnowledge,
     reason: Option<MctsReason>,
     last: Option<mcts::SearchResult<HexMove>>,
 }
@@ -339,12 +384,23 @@ pub struct MctsPlayer {
 impl MctsPlayer {
     /// A player with these settings.
     pub fn new(config: MctsConfig) -> Self {
-        MctsPlayer { config, playout: HexPlayout::new(config.bridge_replies), reason: None, last: None }
+        MctsPlayer {
+            config,
+            playout: HexPlayout::new(config.bridge_replies),
+            knowledge: SolverKnowledge::new(),
+            reason: None,
+            last: None,
+        }
     }
 
     /// The settings.
     pub fn config(&self) -> &MctsConfig {
         &self.config
+    }
+
+    /// The solver knowledge and what it has cost so far.
+    pub fn knowledge(&self) -> &SolverKnowledge {
+        &self.knowledge
     }
 
     /// Why the last move was chosen.
@@ -382,8 +438,15 @@ impl MctsPlayer {
             expand_after: self.config.expand_after,
             // The same seed gives different playouts in different positions.
             seed: self.config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ position.hash(),
+            knowledge_after: self.config.knowledge_after,
         };
-        let found = mcts::search(&HexGame::new(position.size()), position, &mut self.playout, &config);
+        let game = HexGame::new(position.size());
+        let clock = WallClock::start();
+        let found = if self.config.knowledge_after.is_some() && position.size() <= MAX_SOLVER_SIZE {
+            mcts::search_with_knowledge(&game, position, &mut self.playout, &mut self.knowledge, &config, &clock)
+        } else {
+            mcts::search_with_clock(&game, position, &mut self.playout, &config, &clock)
+        };
         let mv = found.best_move.unwrap_or_else(|| {
             *position.legal_moves().first().expect("choose() needs a position where the game is not over")
         });

@@ -12,6 +12,16 @@
 //! These are worth little each, but there are many of them early on, which is what makes MCTS
 //! good at games like Hex where a good cell is good whenever it is played.
 //!
+//! # Knowledge
+//!
+//! A game may know that some moves are not worth searching (in Hex: dead, captured and dominated
+//! cells, and the cells outside the opponent's threats that must be answered). A [`Knowledge`]
+//! passed to [`search_with_knowledge`] is asked once for the root's moves before the search,
+//! and, with [`Config::knowledge_after`], once for every node the search reaches that often;
+//! the moves it drops are never selected again and are left out of the result. Knowledge that
+//! costs too much for every node pays at nodes visited often, which is why the threshold is a
+//! count of visits, as in MoHex.
+//!
 //! # Chance nodes
 //!
 //! Not supported: [`search`] panics when it meets a [`ToMove::Chance`] state, in the tree or in
@@ -195,6 +205,9 @@ pub struct Config {
     pub expand_after: u32,
     /// The seed of every random choice.
     pub seed: u64,
+    /// With a [`Knowledge`], the visits after which a node's moves are pruned by it (the root's
+    /// always are, before the search); `None`: the root only.
+    pub knowledge_after: Option<u32>,
 }
 
 impl Config {
@@ -222,7 +235,15 @@ impl Config {
 impl Default for Config {
     /// 1,000 iterations of plain UCT with `c = 1.0`, expanding a node on its first visit.
     fn default() -> Self {
-        Config { exploration: 1.0, iterations: Some(1_000), time: None, rave: None, expand_after: 0, seed: 0 }
+        Config {
+            exploration: 1.0,
+            iterations: Some(1_000),
+            time: None,
+            rave: None,
+            expand_after: 0,
+            seed: 0,
+            knowledge_after: None,
+        }
     }
 }
 
@@ -249,7 +270,7 @@ pub struct SearchResult<M> {
     pub best_move: Option<M>,
     /// The best move's mean result for the player to move at the root.
     pub value: f64,
-    /// Every root move in generation order.
+    /// Every root move in generation order, less those a [`Knowledge`] pruned.
     pub moves: Vec<MoveStats<M>>,
     /// Iterations run.
     pub iterations: u64,
@@ -257,6 +278,38 @@ pub struct SearchResult<M> {
     pub nodes: usize,
     /// Time taken.
     pub elapsed: Duration,
+}
+
+/// Knowledge of which moves of a state are worth searching (see the [module docs](self)).
+///
+/// # Examples
+///
+/// A knowledge that keeps only even moves of the Nim game of the [module docs](self):
+///
+/// ```
+/// use search_core::Game;
+/// use search_core::mcts::Knowledge;
+///
+/// struct EvenOnly;
+///
+/// impl<G: Game<Move = u32>> Knowledge<G> for EvenOnly {
+///     fn prune(&mut self, _: &G, _: &G::State, moves: &[u32]) -> Option<Vec<u32>> {
+///         Some(moves.iter().copied().filter(|m| m % 2 == 0).collect())
+///     }
+/// }
+/// ```
+pub trait Knowledge<G: Game> {
+    /// The moves of `state` worth searching, a subset of `moves` (the state's moves as the game
+    /// generates them); `None` keeps them all. A move not in `moves` is ignored, and an empty
+    /// answer keeps them all (a search needs a move to answer with).
+    fn prune(&mut self, game: &G, state: &G::State, moves: &[G::Move]) -> Option<Vec<G::Move>>;
+}
+
+/// No knowledge: every move is searched.
+impl<G: Game> Knowledge<G> for () {
+    fn prune(&mut self, _: &G, _: &G::State, _: &[G::Move]) -> Option<Vec<G::Move>> {
+        None
+    }
 }
 
 /// One tree node; the statistics belong to `mover`, who played `mv` to get here.
@@ -267,6 +320,10 @@ struct Node<M> {
     first_child: u32,
     children: u32,
     expanded: bool,
+    /// Whether the knowledge has pruned this node's children (or was asked and kept them).
+    refined: bool,
+    /// Whether the knowledge of the parent dropped this node's move.
+    pruned: bool,
     visits: u32,
     wins: f64,
     amaf_visits: u32,
@@ -281,6 +338,8 @@ impl<M> Node<M> {
             first_child: 0,
             children: 0,
             expanded: false,
+            refined: false,
+            pruned: false,
             visits: 0,
             wins: 0.0,
             amaf_visits: 0,
@@ -322,6 +381,60 @@ pub fn search_with_clock<G: Game, P: Playout<G>, C: Clock + ?Sized>(
     config: &Config,
     clock: &C,
 ) -> SearchResult<G::Move> {
+    search_with_knowledge(game, state, playout, &mut (), config, clock)
+}
+
+/// [`search_with_clock`] that searches only the moves `knowledge` keeps: at the root, and at
+/// every node reached [`Config::knowledge_after`] times (see the [module docs](self)).
+///
+/// # Panics
+/// As [`search`].
+///
+/// # Examples
+///
+/// ```
+/// use search_core::{Game, MoveList, OutcomeList, ToMove, WallClock};
+/// use search_core::mcts::{self, Knowledge, RandomPlayout};
+///
+/// # struct Nim;
+/// # impl Game for Nim {
+/// #     type State = (u32, u8);
+/// #     type Move = u32;
+/// #     fn to_move(&self, &(stones, player): &(u32, u8)) -> ToMove {
+/// #         if stones == 0 { ToMove::Terminal } else { ToMove::Player(player) }
+/// #     }
+/// #     fn moves(&self, &(stones, _): &(u32, u8), moves: &mut MoveList<u32>) {
+/// #         moves.extend((1..=3).filter(|&take| take <= stones));
+/// #     }
+/// #     fn outcomes(&self, _: &(u32, u8), _: &mut OutcomeList<u32>) {}
+/// #     fn play(&self, &(stones, player): &(u32, u8), take: u32) -> (u32, u8) {
+/// #         (stones - take, 1 - player)
+/// #     }
+/// # }
+/// // Knowing Nim's theory: take what leaves a multiple of four, if you can.
+/// struct Theory;
+/// impl Knowledge<Nim> for Theory {
+///     fn prune(&mut self, _: &Nim, &(stones, _): &(u32, u8), moves: &[u32]) -> Option<Vec<u32>> {
+///         let good: Vec<u32> = moves.iter().copied().filter(|take| (stones - take) % 4 == 0).collect();
+///         (!good.is_empty()).then_some(good)
+///     }
+/// }
+///
+/// let mut playout = RandomPlayout::new(|&(_, to_move): &(u32, u8)| mcts::win_for(1 - to_move));
+/// let config = mcts::Config { knowledge_after: Some(10), ..mcts::Config::iterations(500) };
+/// let found = mcts::search_with_knowledge(&Nim, &(10, 0), &mut playout, &mut Theory, &config, &WallClock::start());
+/// // Only the move the theory keeps is searched and reported.
+/// assert_eq!(found.moves.len(), 1);
+/// assert_eq!(found.best_move, Some(2));
+/// ```
+pub fn search_with_knowledge<G: Game, P: Playout<G>, K: Knowledge<G> + ?Sized, C: Clock + ?Sized>(
+    game: &G,
+    state: &G::State,
+    playout: &mut P,
+    knowledge: &mut K,
+    config: &Config,
+    clock: &C,
+) -> SearchResult<G::Move> {
     assert!(
         config.iterations.is_some() || config.time.is_some(),
         "an MCTS search needs an iteration or a time limit"
@@ -341,6 +454,7 @@ pub fn search_with_clock<G: Game, P: Playout<G>, C: Clock + ?Sized>(
         search.marks = vec![0; MAX_PLAYERS * game.move_space()];
     }
     search.expand(0, state);
+    search.refine(0, state, knowledge);
     let mut iterations = 0;
     if search.nodes[0].children > 0 {
         loop {
@@ -349,7 +463,7 @@ pub fn search_with_clock<G: Game, P: Playout<G>, C: Clock + ?Sized>(
             {
                 break;
             }
-            search.iterate(state, playout, rave);
+            search.iterate(state, playout, knowledge, rave);
             iterations += 1;
         }
     }
@@ -394,6 +508,30 @@ impl<G: Game> Search<'_, G> {
         n.expanded = true;
     }
 
+    /// Asks `knowledge` for the moves of `node`, at `state`, worth searching, and marks the
+    /// others pruned; once per node.
+    fn refine<K: Knowledge<G> + ?Sized>(&mut self, node: usize, state: &G::State, knowledge: &mut K) {
+        let n = &mut self.nodes[node];
+        if n.refined || n.children == 0 {
+            return;
+        }
+        n.refined = true;
+        let children = n.first_child as usize..(n.first_child + n.children) as usize;
+        let moves: Vec<G::Move> =
+            self.nodes[children.clone()].iter().map(|c| c.mv.expect("a child has a move")).collect();
+        let Some(kept) = knowledge.prune(self.game, state, &moves) else {
+            return;
+        };
+        let keeps = |mv: &G::Move| kept.contains(mv);
+        // An answer that keeps nothing the game knows is no answer: the search needs a move.
+        if !moves.iter().any(keeps) {
+            return;
+        }
+        for child in &mut self.nodes[children] {
+            child.pruned = !keeps(&child.mv.expect("a child has a move"));
+        }
+    }
+
     /// The child of `node` with the best upper confidence bound (the first of equals).
     fn select(&self, node: usize) -> usize {
         let parent = &self.nodes[node];
@@ -402,6 +540,9 @@ impl<G: Game> Search<'_, G> {
         let mut best = (first, f64::NEG_INFINITY);
         for i in first..first + parent.children as usize {
             let child = &self.nodes[i];
+            if child.pruned {
+                continue;
+            }
             let n = f64::from(child.visits);
             let value = match self.config.rave {
                 Some(k) if child.amaf_visits > 0 => {
@@ -421,7 +562,13 @@ impl<G: Game> Search<'_, G> {
     }
 
     /// One iteration: select, expand, play out, back up.
-    fn iterate<P: Playout<G>>(&mut self, root: &G::State, playout: &mut P, rave: bool) {
+    fn iterate<P: Playout<G>, K: Knowledge<G> + ?Sized>(
+        &mut self,
+        root: &G::State,
+        playout: &mut P,
+        knowledge: &mut K,
+        rave: bool,
+    ) {
         self.path.clear();
         self.trace.clear();
         self.path.push(0);
@@ -436,6 +583,9 @@ impl<G: Game> Search<'_, G> {
             }
             if self.nodes[node].children == 0 {
                 break;
+            }
+            if self.config.knowledge_after.is_some_and(|after| self.nodes[node].visits >= after) {
+                self.refine(node, &state, knowledge);
             }
             node = self.select(node);
             let (mover, mv) = (self.nodes[node].mover, self.nodes[node].mv.expect("a child has a move"));
@@ -492,6 +642,7 @@ impl<G: Game> Search<'_, G> {
         let first = root.first_child as usize;
         let moves: Vec<MoveStats<G::Move>> = self.nodes[first..first + root.children as usize]
             .iter()
+            .filter(|child| !child.pruned)
             .map(|child| MoveStats {
                 mv: child.mv.expect("a child has a move"),
                 visits: child.visits,

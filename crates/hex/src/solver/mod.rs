@@ -103,7 +103,7 @@ pub use openings::{Opening, OpeningMap};
 use crate::board::{BadSize, Cell, Color, HexMove, Position};
 use geometry::Geometry;
 use hsearch::HSearch;
-use search::{Keys, Limits, Outcome, Search, Shared, State};
+use search::{Insight, Keys, Limits, Outcome, Search, Shared, State};
 use table::Table;
 
 /// How the solver runs.
@@ -253,6 +253,31 @@ pub struct Solution {
     pub verdict: Verdict,
     /// What it cost.
     pub stats: SolverStats,
+}
+
+/// What [`Solver::analyse`] knows of a position without a search.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Analysis {
+    /// The side to move wins: a threat or a virtual connection proves it.
+    Win {
+        /// A winning move, when one cell is known to win (a cell of the winning connection's
+        /// carrier, or one that connects at once); `None` when dead and captured cells alone
+        /// complete the connection, so that any move keeps the win.
+        winning_move: Option<Cell>,
+    },
+    /// The side to move loses: the opponent has two winning cells or a virtual connection.
+    Loss {
+        /// The empty cells the opponent's connection needs (empty when dead and captured cells
+        /// alone complete it): the moves that resist longest are among them.
+        carrier: Vec<Cell>,
+    },
+    /// Not known without a search.
+    Open {
+        /// The cells worth playing, in cell order: inside every threat of the opponent, and not
+        /// dead, captured, vulnerable or dominated. Never empty when the position has an empty
+        /// cell.
+        moves: Vec<Cell>,
+    },
 }
 
 /// Positions the solver does not take, and searches that hit a limit where no partial answer
@@ -418,6 +443,47 @@ impl Solver {
             .find(|o| !matches!(o, Outcome::Unknown(_)))
             .unwrap_or_else(|| limit_reached(limits, shared.nodes.into_inner()));
         (outcome, stats)
+    }
+
+    /// What the solver knows of `position` without a search, in a few milliseconds at most: a
+    /// win or a loss that threats and virtual connections prove, otherwise the cells worth
+    /// playing. Dead and captured cells are filled in first; then the opponent's winning cells
+    /// and semi-connections narrow the moves to the must-play region, less dead, vulnerable and
+    /// dominated cells. The limits of the configuration do not apply (there is no search).
+    ///
+    /// A player can search only these cells (the MCTS player does, at its root and at nodes it
+    /// visits often).
+    ///
+    /// ```
+    /// use hex::solver::{Analysis, Solver, SolverConfig};
+    /// use hex::play_moves;
+    ///
+    /// let mut solver = Solver::new(SolverConfig::default());
+    /// // Black's centre stone on 3x3 touches two empty cells of each of its edges: a virtual win.
+    /// let (pos, _) = play_moves(3, ["b2", "a1"]).unwrap();
+    /// assert!(matches!(solver.analyse(&pos).unwrap(), Analysis::Win { .. }));
+    /// // Black's centre stone on 5x5 is a virtual win too: White to move loses, and its
+    /// // longest resistance is inside the connection's carrier.
+    /// let (pos, _) = play_moves(5, ["c3"]).unwrap();
+    /// assert!(matches!(solver.analyse(&pos).unwrap(), Analysis::Loss { .. }));
+    /// // White to move after a1 on 9x9: not known, but not every cell is worth a search.
+    /// let (pos, _) = play_moves(9, ["a1"]).unwrap();
+    /// match solver.analyse(&pos).unwrap() {
+    ///     Analysis::Open { moves } => assert!(!moves.is_empty() && moves.len() < 80),
+    ///     other => panic!("{other:?}"),
+    /// }
+    /// ```
+    pub fn analyse(&mut self, position: &Position) -> Result<Analysis, SolveError> {
+        let state = self.prepare(position)?;
+        let mut search = self.search(Instant::now());
+        let insight = search.insight(&state);
+        let geo = self.geometry.as_ref().expect("prepare builds the geometry");
+        let cells = |set: u128| geometry::bits(set).map(|b| geo.cell(b)).collect::<Vec<Cell>>();
+        Ok(match insight {
+            Insight::Win(best) => Analysis::Win { winning_move: best.map(|b| geo.cell(b)) },
+            Insight::Loss(carrier) => Analysis::Loss { carrier: cells(carrier) },
+            Insight::Open(moves) => Analysis::Open { moves: cells(moves) },
+        })
     }
 
     /// Every winning move of the side to move, in cell order (row by row); empty if it loses.

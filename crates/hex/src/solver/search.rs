@@ -228,6 +228,17 @@ impl Value {
     }
 }
 
+/// [`Search::insight`]'s answer, in bits of the solver's layout.
+pub(crate) enum Insight {
+    /// The side to move wins; with this move, when one cell of the filled-in position is known
+    /// to win (otherwise any move inside the winning connection's carrier keeps it).
+    Win(Option<usize>),
+    /// The side to move loses; the opponent's winning connection needs these cells.
+    Loss(u128),
+    /// Not known: the cells worth playing (the must-play region less inferior cells).
+    Open(u128),
+}
+
 /// A node before any child is searched: solved already, or the moves worth trying.
 enum Quick {
     Solved(Value),
@@ -438,6 +449,33 @@ impl Search<'_> {
                 best: if e.phi == 0 { key.unorient_bit(geo, usize::from(e.best)) } else { usize::MAX },
             },
             None => Value { phi: 1, delta: 1, proof: 0, best: usize::MAX },
+        }
+    }
+
+    /// What the solver knows of `state` without searching it: the position is filled in
+    /// (dead and captured cells), then [`Search::quick`] looks for wins, losses and the
+    /// must-play region.
+    pub(crate) fn insight(&mut self, state: &State) -> Insight {
+        let geo = self.geo;
+        let me = state.to_move;
+        let stones = geo.fill_in(state.stones);
+        let own = stones[usize::from(me.index())];
+        let other = stones[usize::from(me.opponent().index())];
+        let empty = geo.cells & !own & !other;
+        if geo.connects(me.opponent(), other) {
+            return Insight::Loss(0);
+        }
+        if geo.connects(me, own) {
+            return Insight::Win(None);
+        }
+        let wins = geo.winning_cells(me, own, empty);
+        if wins != 0 {
+            return Insight::Win(Some(lowest(wins)));
+        }
+        match self.quick(me, own, other, empty) {
+            Quick::Solved(v) if v.phi == 0 => Insight::Win((empty >> v.best & 1 == 1).then_some(v.best)),
+            Quick::Solved(v) => Insight::Loss(v.proof),
+            Quick::Open { must, .. } => Insight::Open(must),
         }
     }
 
