@@ -16,6 +16,19 @@
 //! game: the engine is restarted, told the game so far with `play`, and asked again, and the
 //! forgiven failures are recorded with the game.
 //!
+//! With [`MatchConfig::adjudicate`] (`--adjudicate SECONDS`) a failure that is not forgiven
+//! costs the game only if the position is not *proved* won for the failing engine's colour
+//! (stock MoHex segfaults after its fill-in proves a win, and answers nonsense when fill-in
+//! covers every empty cell). The proof is [`hex::bridge_chain::proved_win`] on any board (a
+//! connecting move, or edge to edge by bridges with disjoint carriers), then on boards up to
+//! [`MAX_SOLVER_SIZE`] the exact solver within that many seconds. A proved position is scored
+//! as a win for the failing engine, [`GameEnd::Adjudicated`] with the proof; anything unproved
+//! still loses. A resignation is never adjudicated: the engine chose it.
+//!
+//! Each game records, per engine, how many `genmove` commands it answered and their total wall
+//! time ([`GameResult::genmoves`]; the `play`s that bring it up to date are not counted), and
+//! the summary gives each engine's mean seconds per move.
+//!
 //! Engine command lines are split into words by [`engine::split_command`] (simple shell
 //! quoting, no shell features); use `sh -c '…'` for anything more.
 
@@ -28,6 +41,8 @@ use std::io::{BufWriter, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use hex::bridge_chain::{ProvedWin, proved_win};
+use hex::solver::{MAX_SOLVER_SIZE, Solution, Solver, SolverConfig, Verdict};
 use hex::{Cell, Color, HexMove, Position, move_name, parse_move};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
@@ -57,6 +72,10 @@ pub struct MatchConfig {
     /// scores every failure as a loss; a tournament against a fragile anchor engine may allow
     /// a few.
     pub retries: u32,
+    /// `None` (strict): every failure that is not forgiven loses. `Some(budget)`: a failure in
+    /// a position proved won for the failing engine's colour wins instead (see the module
+    /// docs); `budget` is the exact solver's time limit on boards it takes.
+    pub adjudicate: Option<Duration>,
 }
 
 /// One of the two engines of a match.
@@ -107,6 +126,105 @@ pub enum GameEnd {
         /// What went wrong.
         failure: EngineFailure,
     },
+    /// The *winner* broke the protocol or the rules, in a position proved won for it (see
+    /// [`MatchConfig::adjudicate`]).
+    Adjudicated {
+        /// What went wrong.
+        failure: EngineFailure,
+        /// Why the position was won for it.
+        proof: Proof,
+    },
+}
+
+/// How a position was proved won for the colour of an engine that failed in it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "method", rename_all = "kebab-case")]
+pub enum Proof {
+    /// The exact solver found a win.
+    Solver {
+        /// Positions it searched.
+        nodes: u64,
+        /// Its wall time, in seconds.
+        seconds: f64,
+    },
+    /// [`hex::bridge_chain::proved_win`]: a move that connects at once, or a chain of bridges
+    /// from edge to edge whose carriers do not overlap.
+    VirtualConnection {
+        /// The cell that connects, when the engine was to move and one did.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        connecting_move: Option<String>,
+        /// The two-cell carriers of the chain, from the colour's first edge.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        carriers: Vec<[String; 2]>,
+    },
+}
+
+impl Proof {
+    fn from_bridge_chain(win: ProvedWin) -> Proof {
+        let name = |cell: Cell| move_name(HexMove::Place(cell));
+        match win {
+            // The referee asks for moves only while nobody has connected, so this does not
+            // occur; an empty proof would still be true.
+            ProvedWin::Connected => Proof::VirtualConnection { connecting_move: None, carriers: Vec::new() },
+            ProvedWin::ConnectingMove(cell) => {
+                Proof::VirtualConnection { connecting_move: Some(name(cell)), carriers: Vec::new() }
+            }
+            ProvedWin::BridgeChain(carriers) => Proof::VirtualConnection {
+                connecting_move: None,
+                carriers: carriers.into_iter().map(|pair| pair.map(name)).collect(),
+            },
+        }
+    }
+}
+
+impl std::fmt::Display for Proof {
+    /// `solver, 12 nodes`, `virtual connection, a5 connects` or `virtual connection, 3
+    /// bridges`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Proof::Solver { nodes, .. } => {
+                write!(f, "solver, {nodes} node{}", if *nodes == 1 { "" } else { "s" })
+            }
+            Proof::VirtualConnection { connecting_move: Some(cell), .. } => {
+                write!(f, "virtual connection, {cell} connects")
+            }
+            Proof::VirtualConnection { carriers, .. } => {
+                let plural = if carriers.len() == 1 { "" } else { "s" };
+                write!(f, "virtual connection, {} bridge{plural}", carriers.len())
+            }
+        }
+    }
+}
+
+/// How big the exact solver's table is when it adjudicates: 2^18 entries of 80 bytes, 20 MiB,
+/// plenty for the endgames it is asked about and small next to two engines.
+const ADJUDICATION_TABLE_BITS: u32 = 18;
+
+/// A proof that `color` wins `position` with its side to move as it stands (the failing
+/// engine's, unless it failed while being told the opening), or `None` if none is found
+/// within `budget`: first the bridge chain (instant, any size), then the exact solver on the
+/// boards it takes.
+pub fn prove_win(position: &Position, color: Color, budget: Duration) -> Option<Proof> {
+    if let Some(win) = proved_win(position, color) {
+        return Some(Proof::from_bridge_chain(win));
+    }
+    if position.size() > MAX_SOLVER_SIZE {
+        return None;
+    }
+    let config = SolverConfig {
+        time_limit: Some(budget),
+        table_bits: ADJUDICATION_TABLE_BITS,
+        threads: 1,
+        ..SolverConfig::default()
+    };
+    match Solver::new(config).solve(position) {
+        Ok(Solution { verdict: Verdict::Win { winner, .. }, stats }) if winner == color => {
+            Some(Proof::Solver { nodes: stats.nodes, seconds: stats.time.as_secs_f64() })
+        }
+        // A win for the other colour, the time limit, or a position the solver does not take
+        // (over, or with the swap available): not proved.
+        _ => None,
+    }
 }
 
 impl std::fmt::Display for GameEnd {
@@ -115,6 +233,9 @@ impl std::fmt::Display for GameEnd {
             GameEnd::Connected => f.write_str("connected"),
             GameEnd::Resigned => f.write_str("resigned"),
             GameEnd::Failed { failure } => write!(f, "{}: {failure}", failure.kind()),
+            GameEnd::Adjudicated { failure, proof } => {
+                write!(f, "adjudicated after {}: {failure} ({proof})", failure.kind())
+            }
         }
     }
 }
@@ -126,6 +247,23 @@ pub struct Restart {
     pub engine: EngineId,
     /// How.
     pub failure: EngineFailure,
+}
+
+/// An engine's `genmove` answers in one game and the wall time they took.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct MoveTime {
+    /// `genmove` commands answered: a move (legal or not), `resign` or a `?` refusal; not a
+    /// crash, a timeout or garbage, which say nothing about the engine's thinking time.
+    pub moves: u32,
+    /// Their total wall time in seconds, from sending `genmove` to reading the answer.
+    pub seconds: f64,
+}
+
+impl MoveTime {
+    fn add(&mut self, elapsed: Duration) {
+        self.moves += 1;
+        self.seconds += elapsed.as_secs_f64();
+    }
 }
 
 /// One finished game, as printed and as written to the JSON lines file.
@@ -153,6 +291,10 @@ pub struct GameResult {
     /// The failures that were forgiven (see [`MatchConfig::retries`]), in order.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub restarts: Vec<Restart>,
+    /// Engine A's and engine B's `genmove` answers and their time, in that order (all zero
+    /// in records written before they were kept).
+    #[serde(default)]
+    pub genmoves: [MoveTime; 2],
 }
 
 impl GameResult {
@@ -174,6 +316,12 @@ impl GameResult {
             self.winner_color,
             match &self.end {
                 GameEnd::Failed { .. } => format!("{} {}", self.loser(), self.end),
+                GameEnd::Adjudicated { failure, proof } => format!(
+                    "{winner} failed ({}: {failure}) in a position proved won for it: \
+                     adjudicated to {winner} ({proof})",
+                    failure.kind(),
+                    winner = self.winner,
+                ),
                 end => end.to_string(),
             }
         );
@@ -221,18 +369,30 @@ pub struct EngineSummary {
     pub failures: u64,
     /// Failures forgiven by a restart.
     pub restarts: u64,
+    /// Games won by adjudication: it failed in a position proved won for it.
+    pub adjudications: u64,
+    /// `genmove` commands answered over the match (see [`MoveTime`]).
+    pub genmoves: u64,
+    /// Their total wall time, in seconds.
+    pub genmove_seconds: f64,
     /// The 95% Wilson interval of the win rate.
     pub interval: (f64, f64),
 }
 
 impl EngineSummary {
+    /// The mean wall time of a `genmove` answer, if there was one.
+    pub fn seconds_per_move(&self) -> Option<f64> {
+        (self.genmoves > 0).then(|| self.genmove_seconds / self.genmoves as f64)
+    }
+
     /// The summary as one line of text.
     pub fn line(&self) -> String {
         let games = self.wins + self.losses;
         let rate = if games == 0 { 0.0 } else { self.wins as f64 / games as f64 };
         format!(
             "{}: won {}, lost {} of {games} games ({:.1}%, 95% Wilson interval {:.1}%–{:.1}%); \
-             won {} of {} as black; lost {} by resigning, {} by failing; restarted {} times — {}",
+             won {} of {} as black; lost {} by resigning, {} by failing; won {} by adjudication; \
+             restarted {} times; {} — {}",
             self.id,
             self.wins,
             self.losses,
@@ -243,7 +403,12 @@ impl EngineSummary {
             self.black.0,
             self.resignations,
             self.failures,
+            self.adjudications,
             self.restarts,
+            match self.seconds_per_move() {
+                Some(mean) => format!("{mean:.3} s/move over {} moves", self.genmoves),
+                None => "no moves".to_string(),
+            },
             self.command,
         )
     }
@@ -271,20 +436,30 @@ impl MatchSummary {
                 resignations: 0,
                 failures: 0,
                 restarts: 0,
+                adjudications: 0,
+                genmoves: 0,
+                genmove_seconds: 0.0,
                 interval: (0.0, 1.0),
             };
             for game in &games {
                 let won = game.winner == id;
                 if won {
                     summary.wins += 1;
+                    if let GameEnd::Adjudicated { .. } = game.end {
+                        summary.adjudications += 1;
+                    }
                 } else {
                     summary.losses += 1;
                     match game.end {
                         GameEnd::Resigned => summary.resignations += 1,
                         GameEnd::Failed { .. } => summary.failures += 1,
-                        GameEnd::Connected => {}
+                        // The loser of an adjudicated game did nothing wrong.
+                        GameEnd::Connected | GameEnd::Adjudicated { .. } => {}
                     }
                 }
+                let times = game.genmoves[id.index()];
+                summary.genmoves += u64::from(times.moves);
+                summary.genmove_seconds += times.seconds;
                 summary.restarts += game.restarts.iter().filter(|r| r.engine == id).count() as u64;
                 if game.black == id {
                     summary.black.0 += 1;
@@ -526,12 +701,14 @@ fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<G
     let started = Instant::now();
     let black = if game.is_multiple_of(2) { EngineId::A } else { EngineId::B };
     let engine_of = |color: Color| if color == Color::Black { black } else { black.other() };
+    let color_of = |id: EngineId| if id == black { Color::Black } else { Color::White };
     let opening = HexMove::Place(opening_cell(config.seed, game / 2, config.size));
     let mut position = Position::new(u32::from(config.size)).expect("the size is checked before");
     position = position.play(opening).expect("the opening is on an empty board");
     let mut moves = vec![move_name(opening)];
     let mut budgets = [config.retries; 2];
     let mut restarts = Vec::new();
+    let mut genmoves = [MoveTime::default(); 2];
     for seat in seats.iter_mut() {
         seat.known = None;
     }
@@ -556,7 +733,19 @@ fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<G
                 if let Err(failure) = seat.sync(&moves, config)? {
                     return Ok(Err(failure));
                 }
-                Ok(match seat.expect_success(&command, config.timeout)? {
+                // Only the `genmove` is timed: the `play`s above are the referee's relaying.
+                let asked = Instant::now();
+                let answer = seat.expect_success(&command, config.timeout)?;
+                let answered = !matches!(
+                    answer,
+                    Err(EngineFailure::Crashed { .. }
+                        | EngineFailure::Timeout { .. }
+                        | EngineFailure::Garbage { .. })
+                );
+                if answered {
+                    genmoves[mover.index()].add(asked.elapsed());
+                }
+                Ok(match answer {
                     Ok(answer) => judge(&position, &command, &answer),
                     Err(failure) => Err(failure),
                 })
@@ -576,7 +765,13 @@ fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<G
     let (winner, end) = match ending {
         Ending::Connected(color) => (engine_of(color), GameEnd::Connected),
         Ending::Lost(loser, None) => (loser.other(), GameEnd::Resigned),
-        Ending::Lost(loser, Some(failure)) => (loser.other(), GameEnd::Failed { failure }),
+        // Retries are used up by now: the failure stands, and only a proof can save the game.
+        Ending::Lost(failed, Some(failure)) => {
+            match config.adjudicate.and_then(|budget| prove_win(&position, color_of(failed), budget)) {
+                Some(proof) => (failed, GameEnd::Adjudicated { failure, proof }),
+                None => (failed.other(), GameEnd::Failed { failure }),
+            }
+        }
     };
     Ok(GameResult {
         game,
@@ -589,6 +784,7 @@ fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<G
         end,
         seconds: started.elapsed().as_secs_f64(),
         restarts,
+        genmoves,
     })
 }
 
@@ -610,6 +806,13 @@ pub fn run(config: &MatchConfig, out: Option<&Path>) -> Result<MatchSummary, Mat
         config.timeout.as_secs_f64(),
         size = config.size,
     );
+    if let Some(budget) = config.adjudicate {
+        println!(
+            "adjudication: a failure in a position proved won for the failing engine wins it \
+             (bridge chains; the solver for up to {} s on boards up to {MAX_SOLVER_SIZE}x{MAX_SOLVER_SIZE})",
+            budget.as_secs_f64()
+        );
+    }
     for id in EngineId::BOTH {
         println!("engine {id}: {}", config.engines[id.index()]);
     }

@@ -131,6 +131,12 @@ enum Task {
         /// position and asked again this many times before the failure loses the game.
         #[arg(long, default_value_t = 0)]
         retries: u32,
+        /// Score a failure (after any retries) as a win for the failing engine when the
+        /// position is proved won for its colour: by bridges with disjoint carriers on any
+        /// board, or by the exact solver within this many seconds on boards up to 10x10.
+        /// Off by default: every failure loses.
+        #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+        adjudicate: Option<f64>,
     },
     /// Solve every Hex opening of each size with the exact solver, check the maps against the
     /// published ones and report the time.
@@ -339,7 +345,18 @@ fn main() -> ExitCode {
             })
         }
         Task::Report { dirs, out } => report_task(&dirs, out),
-        Task::HexMatch { engine_a, engine_b, games, size, seed, timeout, out, engine_stderr, retries } => {
+        Task::HexMatch {
+            engine_a,
+            engine_b,
+            games,
+            size,
+            seed,
+            timeout,
+            out,
+            engine_stderr,
+            retries,
+            adjudicate,
+        } => {
             let config = hex_match::MatchConfig {
                 engines: [engine_a, engine_b],
                 games,
@@ -348,6 +365,7 @@ fn main() -> ExitCode {
                 timeout: std::time::Duration::from_secs_f64(timeout),
                 engine_stderr,
                 retries,
+                adjudicate: adjudicate.map(std::time::Duration::from_secs_f64),
             };
             hex_match::run(&config, out.as_deref()).map(|_| ()).map_err(|e| e.to_string())
         }

@@ -61,6 +61,17 @@ fn resignations_are_losses() {
 }
 
 #[test]
+fn adjudication_is_announced_and_counted() {
+    // Resignations are never adjudicated, so both engines win one game as before.
+    let output = xtask(&[RESIGNER, RESIGNER, "--games", "2", "--size", "3", "--adjudicate", "0.5"]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{}", text(&output.stderr));
+    assert!(stdout.contains("adjudication: a failure in a position proved won"), "{stdout}");
+    assert!(stdout.contains("lost 1 by resigning, 0 by failing; won 0 by adjudication"), "{stdout}");
+    assert!(stdout.contains("s/move over 1 moves"), "{stdout}");
+}
+
+#[test]
 fn an_engine_that_cannot_start_exits_one() {
     let output = xtask(&["/nonexistent/engine", RESIGNER, "--games", "2"]);
     assert_eq!(output.status.code(), Some(1));
@@ -77,6 +88,8 @@ fn bad_arguments_exit_two() {
         &[RESIGNER, RESIGNER, "--timeout", "0"],
         &[RESIGNER, RESIGNER, "--timeout", "soon"],
         &[RESIGNER, RESIGNER, "--colour", "black"],
+        &[RESIGNER, RESIGNER, "--adjudicate", "0"],
+        &[RESIGNER, RESIGNER, "--adjudicate"],
     ] {
         let output = xtask(args);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {}", text(&output.stderr));

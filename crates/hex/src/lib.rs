@@ -26,6 +26,7 @@
 //! | [`distances`] | BFS, uniform-cost and 0-1 BFS shortest paths, and Queenbee's two-distance |
 //! | [`heuristics`] | the seeds' evaluations for `search-core`, wins above every heuristic value |
 //! | [`players`] | the three seed players (madeup, coolcow, opening-and-bridges) |
+//! | [`bridge_chain`] | a quick proof that a side has won: edge to edge by bridges with disjoint carriers |
 //! | [`solver`] | an exact solver: proof-set DFS, must-play pruning, virtual connections |
 //! | [`strong`] | the strong player: selective iterative-deepening alpha-beta on two-distance |
 //! | [`mcts`] | the MCTS player: UCT with RAVE and bridge-aware random playouts |
@@ -34,6 +35,7 @@
 
 mod bits;
 mod board;
+pub mod bridge_chain;
 pub mod distances;
 pub mod gtp;
 pub mod heuristics;

@@ -50,6 +50,7 @@ fn config(a: String, b: String, games: u64, size: u8) -> MatchConfig {
         timeout: Duration::from_secs(10),
         engine_stderr: false,
         retries: 0,
+        adjudicate: None,
     }
 }
 
@@ -93,11 +94,33 @@ fn our_random_engines_play_legal_games_with_alternating_colours() {
     assert_eq!((a.black.0, b.black.0), (3, 3));
     assert_eq!((a.failures, b.failures, a.resignations, b.resignations), (0, 0, 0, 0));
     assert!(a.interval.0 <= a.wins as f64 / 6.0 && a.wins as f64 / 6.0 <= a.interval.1);
+    // Every move but the referee's opening answered a `genmove`; White moves first.
+    let mut answered = [0u64; 2];
+    for game in &summary.games {
+        let asked = game.moves.len() as u32 - 1;
+        let [black, white] = [game.genmoves[game.black.index()], game.genmoves[game.white.index()]];
+        assert_eq!((white.moves, black.moves), (asked.div_ceil(2), asked / 2), "{}", game.line());
+        assert!(black.seconds >= 0.0 && white.seconds > 0.0 && white.seconds < game.seconds);
+        for id in EngineId::BOTH {
+            answered[id.index()] += u64::from(game.genmoves[id.index()].moves);
+        }
+    }
+    assert_eq!([a.genmoves, b.genmoves], answered);
+    let mean = a.seconds_per_move().unwrap();
+    assert!(mean > 0.0 && mean < 1.0, "{mean}");
+    assert!(a.line().contains(&format!("{mean:.3} s/move over {} moves", a.genmoves)), "{}", a.line());
 
     // The same seeds give the same match.
     let again = play_match(&config, |_| Ok(())).unwrap();
     let strip = |games: &[GameResult]| -> Vec<GameResult> {
-        games.iter().map(|g| GameResult { seconds: 0.0, ..g.clone() }).collect()
+        games
+            .iter()
+            .map(|g| GameResult {
+                seconds: 0.0,
+                genmoves: g.genmoves.map(|t| MoveTime { seconds: 0.0, ..t }),
+                ..g.clone()
+            })
+            .collect()
     };
     assert_eq!(strip(&summary.games), strip(&again.games));
 }
@@ -232,6 +255,7 @@ fn results_round_trip_through_json() {
         },
         seconds: 1.25,
         restarts: Vec::new(),
+        genmoves: [MoveTime { moves: 0, seconds: 0.0 }, MoveTime { moves: 1, seconds: 0.5 }],
     };
     let json = serde_json::to_string(&game).unwrap();
     assert!(json.contains(r#""end":{"reason":"failed","failure":{"kind":"timeout""#), "{json}");
@@ -243,6 +267,44 @@ fn results_round_trip_through_json() {
         "game 3: black B, white A, opening c3, moves 2, winner B (black), \
          A timeout: did not answer \"genmove white\" within 1 s"
     );
+    assert!(json.contains(r#""genmoves":[{"moves":0,"seconds":0.0},{"moves":1,"seconds":0.5}]"#), "{json}");
+
+    // Records written before the move times were kept still read, with zero times.
+    let old = json.replace(r#","genmoves":[{"moves":0,"seconds":0.0},{"moves":1,"seconds":0.5}]"#, "");
+    assert!(!old.contains("genmoves"), "{old}");
+    let read = serde_json::from_str::<GameResult>(&old).unwrap();
+    assert_eq!(read, GameResult { genmoves: [MoveTime::default(); 2], ..game.clone() });
+
+    // An adjudicated game names the proof.
+    let adjudicated = GameResult {
+        winner: EngineId::A,
+        winner_color: Color::White,
+        end: GameEnd::Adjudicated {
+            failure: EngineFailure::Crashed { command: "genmove white".into(), exit_code: None },
+            proof: Proof::VirtualConnection {
+                connecting_move: None,
+                carriers: vec![["a4".into(), "a5".into()], ["c3".into(), "c4".into()]],
+            },
+        },
+        ..game
+    };
+    let json = serde_json::to_string(&adjudicated).unwrap();
+    assert!(
+        json.contains(
+            r#""end":{"reason":"adjudicated","failure":{"kind":"crashed","command":"genmove white","exit_code":null},"proof":{"method":"virtual-connection","carriers":[["a4","a5"],["c3","c4"]]}}"#
+        ),
+        "{json}"
+    );
+    assert_eq!(serde_json::from_str::<GameResult>(&json).unwrap(), adjudicated);
+    assert_eq!(
+        adjudicated.line(),
+        "game 3: black B, white A, opening c3, moves 2, winner A (white), A failed (crashed: ended \
+         while answering \"genmove white\" (no exit code)) in a position proved won for it: \
+         adjudicated to A (virtual connection, 2 bridges)"
+    );
+    let solver = Proof::Solver { nodes: 12, seconds: 0.25 };
+    assert_eq!(serde_json::to_string(&solver).unwrap(), r#"{"method":"solver","nodes":12,"seconds":0.25}"#);
+    assert_eq!(solver.to_string(), "solver, 12 nodes");
 }
 
 #[test]
@@ -295,4 +357,159 @@ fn retries_restart_a_failing_engine_and_replay_the_game() {
         assert!(matches!(failure(game), EngineFailure::Crashed { .. }));
     }
     assert_eq!((summary.engines[1].failures, summary.engines[1].restarts), (2, 4));
+}
+
+/// An engine that accepts everything and crashes (exit code 5) when first asked for a move.
+const CRASHER: &str =
+    r#"sh -c 'while read c rest; do case $c in genmove) exit 5;; *) printf "=\n\n";; esac; done'"#;
+
+/// The first seed whose opening on an n×n board is `cell`.
+fn seed_with_opening(size: u8, cell: Cell) -> u64 {
+    (0..100_000).find(|&seed| opening_cell(seed, 0, size) == cell).expect("every cell is drawn some time")
+}
+
+/// One game of our random engine (A, Black) against `b` (White) from `seed`'s opening.
+fn one_game(b: &str, size: u8, seed: u64, adjudicate: Option<Duration>) -> MatchSummary {
+    let config = MatchConfig {
+        seed,
+        adjudicate,
+        timeout: Duration::from_secs(5),
+        ..config(random_engine(1), b.to_string(), 1, size)
+    };
+    play_match(&config, |_| Ok(())).unwrap()
+}
+
+const ONE_SECOND: Option<Duration> = Some(Duration::from_secs(1));
+
+#[test]
+fn the_solver_proves_only_real_wins() {
+    // 3x3: Black's acute corner a1 loses, the centre b2 wins.
+    let corner = Position::new(3).unwrap().play(HexMove::Place(Cell::new(0, 0))).unwrap();
+    assert!(matches!(prove_win(&corner, Color::White, Duration::from_secs(1)), Some(Proof::Solver { .. })));
+    assert_eq!(prove_win(&corner, Color::Black, Duration::from_secs(1)), None);
+    let centre = Position::new(3).unwrap().play(HexMove::Place(Cell::new(1, 1))).unwrap();
+    assert_eq!(prove_win(&centre, Color::White, Duration::from_secs(1)), None);
+    // Black is not to move, and wins: the centre's two edge bridges, no solver needed.
+    assert!(matches!(
+        prove_win(&centre, Color::Black, Duration::from_secs(1)),
+        Some(Proof::VirtualConnection { connecting_move: None, carriers }) if carriers.len() == 2
+    ));
+    // Beyond the solver's sizes an open position is never proved.
+    let big = Position::new(11).unwrap().play(HexMove::Place(Cell::new(5, 5))).unwrap();
+    assert_eq!(prove_win(&big, Color::Black, Duration::from_secs(1)), None);
+}
+
+#[test]
+fn a_crash_in_a_position_the_solver_proves_won_is_adjudicated_to_the_crasher() {
+    // After Black's opening a1 on 3x3, White (B) wins; B crashes when asked for its move.
+    let summary = one_game(CRASHER, 3, seed_with_opening(3, Cell::new(0, 0)), ONE_SECOND);
+    let game = &summary.games[0];
+    assert_eq!((game.winner, game.winner_color), (EngineId::B, Color::White), "{}", game.line());
+    match &game.end {
+        GameEnd::Adjudicated { failure, proof: Proof::Solver { nodes, .. } } => {
+            assert_eq!(
+                failure,
+                &EngineFailure::Crashed { command: "genmove white".into(), exit_code: Some(5) }
+            );
+            assert!(*nodes >= 1);
+        }
+        end => panic!("{end:?}"),
+    }
+    assert!(
+        game.line().contains(
+            "B failed (crashed: ended while answering \"genmove white\" (exit code 5)) in a position \
+             proved won for it: adjudicated to B (solver, "
+        ),
+        "{}",
+        game.line()
+    );
+    check_replay(game, 3);
+    assert_eq!(game.genmoves, [MoveTime::default(); 2], "a crash is not an answer");
+    let json = serde_json::to_string(game).unwrap();
+    assert!(json.contains(r#""reason":"adjudicated""#) && json.contains(r#""method":"solver""#), "{json}");
+    let [a, b] = &summary.engines;
+    assert_eq!((b.wins, b.adjudications, b.failures), (1, 1, 0));
+    assert_eq!((a.losses, a.failures, a.adjudications), (1, 0, 0));
+    assert!(b.line().contains("won 1 by adjudication"), "{}", b.line());
+    assert!(b.line().contains("no moves"), "{}", b.line());
+
+    // Strict (the default): the same crash loses.
+    let strict = one_game(CRASHER, 3, seed_with_opening(3, Cell::new(0, 0)), None);
+    assert_eq!(strict.games[0].winner, EngineId::A);
+    assert!(matches!(strict.games[0].end, GameEnd::Failed { .. }), "{}", strict.games[0].line());
+    assert_eq!((strict.engines[1].failures, strict.engines[1].adjudications), (1, 0));
+}
+
+#[test]
+fn a_crash_in_a_position_not_proved_won_still_loses() {
+    // After the centre b2 on 3x3 Black wins, so White's crash is not forgiven.
+    let summary = one_game(CRASHER, 3, seed_with_opening(3, Cell::new(1, 1)), ONE_SECOND);
+    let game = &summary.games[0];
+    assert_eq!(game.winner, EngineId::A, "{}", game.line());
+    assert!(
+        matches!(&game.end, GameEnd::Failed { failure: EngineFailure::Crashed { .. } }),
+        "{}",
+        game.line()
+    );
+    // On 11x11 one Black stone proves nothing, and the solver does not take the board.
+    let summary = one_game(CRASHER, 11, 1, ONE_SECOND);
+    assert_eq!(summary.games[0].winner, EngineId::A, "{}", summary.games[0].line());
+    assert_eq!(summary.engines[1].failures, 1);
+}
+
+#[test]
+fn a_crash_behind_a_bridge_chain_is_adjudicated_by_virtual_connection() {
+    // B (White) plays b4 and d3 on 5x5, then crashes: b4 to the left edge by (a4, a5), b4 to
+    // d3 by (c3, c4), d3 to the right edge by (e2, e3). A (Black) plays the first free cells
+    // of the top row, and the opening is there too, out of every carrier.
+    let top_row = r#"sh -c 'p=" "; while read c a b; do case $c in
+        quit) exit 0;;
+        clear_board) p=" "; printf "=\n\n";;
+        play) p="$p$b "; printf "=\n\n";;
+        genmove) for m in a1 b1 c1 d1 e1; do case "$p" in *" $m "*) ;; *) p="$p$m "; printf "= %s\n\n" $m; break;; esac; done;;
+        *) printf "=\n\n";;
+        esac; done'"#;
+    let ladder = r#"sh -c 'n=0; while read c rest; do case $c in
+        genmove) n=$((n+1)); case $n in 1) printf "= b4\n\n";; 2) printf "= d3\n\n";; *) exit 5;; esac;;
+        *) printf "=\n\n";;
+        esac; done'"#;
+    let seed = (0..100_000).find(|&seed| opening_cell(seed, 0, 5).row == 0).unwrap();
+    let config = MatchConfig {
+        seed,
+        adjudicate: ONE_SECOND,
+        timeout: Duration::from_secs(5),
+        ..config(top_row.to_string(), ladder.to_string(), 1, 5)
+    };
+    let summary = play_match(&config, |_| Ok(())).unwrap();
+    let game = &summary.games[0];
+    assert_eq!(game.moves.len(), 5, "{:?}", game.moves);
+    assert_eq!((&game.moves[1], &game.moves[3]), (&"b4".to_string(), &"d3".to_string()));
+    assert_eq!(game.winner, EngineId::B, "{}", game.line());
+    let carriers = [["a4", "a5"], ["c3", "c4"], ["e2", "e3"]].map(|pair| pair.map(String::from)).to_vec();
+    match &game.end {
+        GameEnd::Adjudicated { failure: EngineFailure::Crashed { command, .. }, proof } => {
+            assert_eq!(command, "genmove white");
+            assert_eq!(proof, &Proof::VirtualConnection { connecting_move: None, carriers });
+        }
+        end => panic!("{end:?}"),
+    }
+    assert!(game.line().ends_with("adjudicated to B (virtual connection, 3 bridges)"), "{}", game.line());
+    // Two answers each; the crash is not one.
+    assert_eq!(game.genmoves.map(|t| t.moves), [2, 2]);
+    check_replay(game, 5);
+
+    // Strict, the crash loses.
+    let strict = play_match(&MatchConfig { adjudicate: None, ..config }, |_| Ok(())).unwrap();
+    assert_eq!(strict.games[0].winner, EngineId::A, "{}", strict.games[0].line());
+    assert!(matches!(strict.games[0].end, GameEnd::Failed { .. }));
+}
+
+#[test]
+fn a_resignation_is_never_adjudicated() {
+    // White (B) is winning after a1 on 3x3, but resigns: that is its choice, and it loses.
+    let resigner = r#"sh -c 'while read c rest; do case $c in genmove) printf "= resign\n\n";; quit) exit 0;; *) printf "=\n\n";; esac; done'"#;
+    let summary = one_game(resigner, 3, seed_with_opening(3, Cell::new(0, 0)), ONE_SECOND);
+    assert_eq!((summary.games[0].winner, &summary.games[0].end), (EngineId::A, &GameEnd::Resigned));
+    assert_eq!(summary.games[0].genmoves[EngineId::B.index()].moves, 1, "a resignation is an answer");
+    assert_eq!((summary.engines[1].resignations, summary.engines[1].adjudications), (1, 0));
 }
