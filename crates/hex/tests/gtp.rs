@@ -328,16 +328,27 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver off"
     );
     ok(&mut e, "param_hex player RANDOM");
+    ok(&mut e, "param_hex knowledge 1000");
+    ok(&mut e, "param_hex solver 0.25");
     ok(&mut e, "param_hex time 0.25");
     ok(&mut e, "param_hex depth 5");
     ok(&mut e, "param_hex seed 42");
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42"
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25"
     );
+    ok(&mut e, "param_hex knowledge off");
+    ok(&mut e, "param_hex solver none");
+    assert_eq!((e.settings().knowledge, e.settings().solver), (None, None));
+    for bad in ["-1", "many", "1.5"] {
+        assert!(fails(&mut e, &format!("param_hex knowledge {bad}")).contains("knowledge must be off or"), "{bad}");
+    }
+    for bad in ["-0.1", "1.5", "half", "NaN"] {
+        assert!(fails(&mut e, &format!("param_hex solver {bad}")).contains("solver must be off or"), "{bad}");
+    }
     assert_eq!(
         fails(&mut e, "param_hex player deep-blue"),
         "unknown player: deep-blue (players: mcts, strong, random, madeup, coolcow, bridges)"
@@ -727,6 +738,8 @@ name
 [string] time 0.5
 [string] depth 3
 [string] seed 1
+[string] knowledge 200
+[string] solver off
 
 ? unknown command: frobnicate
 

@@ -213,3 +213,59 @@ fn playout_speed() {
         found.elapsed.as_secs_f64()
     );
 }
+
+#[test]
+fn knowledge_limits_the_root_to_the_cells_the_solver_keeps() {
+    use hex::solver::{Analysis, Solver, SolverConfig};
+    let mut solver = Solver::new(SolverConfig::default());
+    for moves in [&["e5"][..], &["a1", "e5", "d4"], &["c3", "e5", "d6", "f4", "c7"]] {
+        let (pos, _) = hex::play_moves(9, moves.iter().copied()).unwrap();
+        let config = MctsConfig { knowledge_after: Some(200), ..MctsConfig::iterations(2_000) };
+        let mut player = MctsPlayer::new(config);
+        let mv = player.choose(&pos);
+        let searched: Vec<HexMove> = player.last_result().unwrap().moves.iter().map(|m| m.mv).collect();
+        let kept = match solver.analyse(&pos).unwrap() {
+            Analysis::Open { moves } => moves,
+            other => panic!("{moves:?}: {other:?}"),
+        };
+        assert!(searched.len() < pos.legal_moves().len(), "{moves:?}: nothing pruned");
+        assert!(searched.iter().all(|m| matches!(m, HexMove::Place(c) if kept.contains(c))), "{moves:?}");
+        assert!(searched.contains(&mv));
+        // The knowledge was asked at the root and at nodes visited 200 times.
+        assert!(player.knowledge().calls > 1);
+        // The same seed and budget give the same move.
+        assert_eq!(MctsPlayer::new(config).choose(&pos), mv);
+    }
+}
+
+#[test]
+fn without_knowledge_or_on_large_boards_every_move_is_searched() {
+    for (size, knowledge) in [(9, None), (11, Some(100))] {
+        let pos = Position::new(size).unwrap().play(place(0, 0)).unwrap();
+        let mut player = MctsPlayer::new(MctsConfig { knowledge_after: knowledge, ..MctsConfig::iterations(500) });
+        player.choose(&pos);
+        assert_eq!(player.last_result().unwrap().moves.len(), pos.legal_moves().len());
+        assert_eq!(player.knowledge().calls, 0);
+    }
+}
+
+#[test]
+fn the_solver_share_plays_a_proved_win() {
+    use hex::solver::{Solver, SolverConfig};
+    // 6x6 after a few moves: the side to move wins, but not in one move.
+    let (pos, _) = hex::play_moves(6, ["c3", "d4", "d3"]).unwrap();
+    let winning = Solver::new(SolverConfig::default()).winning_moves(&pos).unwrap();
+    assert!(!winning.is_empty() && hex::heuristics::critical_cell(&pos).is_none());
+    let mut player =
+        MctsPlayer::new(MctsConfig { solver_share: Some(0.9), ..MctsConfig::time(Duration::from_secs(20)) });
+    let started = Instant::now();
+    let mv = player.choose(&pos);
+    assert_eq!(player.last_reason(), Some(MctsReason::Solved));
+    assert!(winning.contains(&mv), "{mv:?} is not among {winning:?}");
+    // Proved long before the time was up.
+    assert!(started.elapsed() < Duration::from_secs(18));
+    // An iteration budget has no time to share: no solver.
+    let mut counted = MctsPlayer::new(MctsConfig { solver_share: Some(0.9), ..MctsConfig::iterations(300) });
+    counted.choose(&pos);
+    assert_eq!(counted.last_reason(), Some(MctsReason::Search));
+}

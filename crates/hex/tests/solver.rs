@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use hex::solver::{Limit, SolveError, Solver, SolverConfig, Verdict};
+use hex::solver::{Analysis, Limit, SolveError, Solver, SolverConfig, Verdict};
 use hex::{Cell, Color, HexMove, Position, parse_cell};
 use proptest::prelude::*;
 
@@ -314,4 +314,65 @@ fn the_checker_refuses_a_losing_strategy() {
     let mut solver = Solver::new(SolverConfig::default());
     let big = hex::solver::check_solver(&mut solver, &Position::new(4).unwrap(), 3).unwrap_err();
     assert_eq!(big, StrategyError::TooBig(3));
+}
+
+/// Checks [`Solver::analyse`] on `pos` against the exact winning moves: a proved win or loss is
+/// right, a named winning move wins, and the cells left open contain a winning move whenever
+/// there is one (pruning never throws every win away).
+fn check_analysis(solver: &mut Solver, pos: &Position, winning: &[HexMove]) -> Result<(), TestCaseError> {
+    let empty: Vec<HexMove> = pos.legal_moves();
+    match solver.analyse(pos).unwrap() {
+        Analysis::Win { winning_move } => {
+            prop_assert!(!winning.is_empty(), "a win claimed in a lost position");
+            if let Some(cell) = winning_move {
+                prop_assert!(winning.contains(&HexMove::Place(cell)), "{cell:?} does not win");
+            }
+        }
+        Analysis::Loss { carrier } => {
+            prop_assert!(winning.is_empty(), "a loss claimed in a won position");
+            prop_assert!(carrier.iter().all(|c| empty.contains(&HexMove::Place(*c))));
+        }
+        Analysis::Open { moves } => {
+            prop_assert!(!moves.is_empty());
+            prop_assert!(moves.iter().all(|c| empty.contains(&HexMove::Place(*c))));
+            if !winning.is_empty() {
+                prop_assert!(
+                    moves.iter().any(|c| winning.contains(&HexMove::Place(*c))),
+                    "no winning move among {moves:?} (winning: {winning:?})"
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn analysis_never_prunes_every_winning_move(size in 3u32..=4, moves in proptest::collection::vec(0usize..16, 0..12)) {
+        let pos = random_position(size, &moves);
+        // Brute force is quick with at most nine empty cells.
+        prop_assume!(pos.legal_moves().len() <= 9);
+        let mut solver = Solver::new(SolverConfig { table_bits: 4, ..SolverConfig::default() });
+        check_analysis(&mut solver, &pos, &brute_force_winning_moves(&pos))?;
+    }
+
+    #[test]
+    fn analysis_of_5x5_middle_games_agrees_with_the_solver(moves in proptest::collection::vec(0usize..25, 6..16)) {
+        let pos = random_position(5, &moves);
+        let mut solver = Solver::new(SolverConfig { table_bits: 12, ..SolverConfig::default() });
+        let winning = solver.winning_moves(&pos).unwrap();
+        check_analysis(&mut solver, &pos, &winning)?;
+    }
+}
+
+#[test]
+fn analysis_refuses_what_the_solver_refuses() {
+    let mut solver = Solver::new(SolverConfig::default());
+    assert_eq!(solver.analyse(&Position::new(11).unwrap()), Err(SolveError::TooLarge(11)));
+    let won = Position::new(1).unwrap().play(HexMove::Place(Cell::new(0, 0))).unwrap();
+    assert!(matches!(solver.analyse(&won), Err(SolveError::GameOver(Color::Black))));
+    let swap = Position::with_swap(5, true).unwrap().play(HexMove::Place(Cell::new(0, 0))).unwrap();
+    assert_eq!(solver.analyse(&swap), Err(SolveError::SwapAvailable));
 }

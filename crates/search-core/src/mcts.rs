@@ -15,12 +15,22 @@
 //! # Knowledge
 //!
 //! A game may know that some moves are not worth searching (in Hex: dead, captured and dominated
-//! cells, and the cells outside the opponent's threats that must be answered). A [`Knowledge`]
-//! passed to [`search_with_knowledge`] is asked once for the root's moves before the search,
-//! and, with [`Config::knowledge_after`], once for every node the search reaches that often;
-//! the moves it drops are never selected again and are left out of the result. Knowledge that
-//! costs too much for every node pays at nodes visited often, which is why the threshold is a
-//! count of visits, as in MoHex.
+//! cells, and the cells outside the opponent's threats that must be answered), and may prove who
+//! wins without searching (in Hex: a virtual connection). A [`Knowledge`] passed to
+//! [`search_with_knowledge`] is asked once about the root before the search, and, with
+//! [`Config::knowledge_after`], once about every node the search reaches that often; the moves it
+//! drops are never selected again and are left out of the result. Knowledge that costs too much
+//! for every node pays at nodes visited often, which is why the threshold is a count of visits,
+//! as in MoHex.
+//!
+//! A proved result ([`Insight::Solved`]) makes the search an MCTS-Solver (Winands, Björnsson
+//! and Saito, 2008): the node's iterations score the proved result instead of a playout, and
+//! proofs are backed up: a node where the player to move has a move proved to win is a win for
+//! that player, and a node whose every move is proved to win for one same other player is won
+//! by that player. Selection always takes a proved win and never a proved loss while another
+//! move remains; the search stops as soon as the root is proved won, and the result names the
+//! proved moves ([`MoveStats::winner`]). Terminal positions whose reward is a clean win count as
+//! proved too.
 //!
 //! # Chance nodes
 //!
@@ -260,13 +270,15 @@ pub struct MoveStats<M> {
     pub amaf_visits: u32,
     /// Its all-moves-as-first mean for the player to move at the root (`0.0` if none).
     pub amaf_value: f64,
+    /// The winner after this move, if a [`Knowledge`] or a terminal state proved it.
+    pub winner: Option<Player>,
 }
 
 /// The answer of a search, as data.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SearchResult<M> {
-    /// The most visited root move (the first in generation order on a tie); `None` at a terminal
-    /// state.
+    /// A root move proved to win, else the most visited root move not proved to lose (the
+    /// first in generation order on a tie), else the most visited; `None` at a terminal state.
     pub best_move: Option<M>,
     /// The best move's mean result for the player to move at the root.
     pub value: f64,
@@ -280,7 +292,26 @@ pub struct SearchResult<M> {
     pub elapsed: Duration,
 }
 
-/// Knowledge of which moves of a state are worth searching (see the [module docs](self)).
+/// What a [`Knowledge`] knows about a state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Insight<M> {
+    /// Nothing: every move is searched.
+    Nothing,
+    /// Only these moves are worth searching.
+    Moves(Vec<M>),
+    /// `winner` wins from this state with perfect play; `moves` are the ones still worth
+    /// searching (a winning move when `winner` is to move; the moves that resist longest
+    /// otherwise), empty for all.
+    Solved {
+        /// The player who wins.
+        winner: Player,
+        /// The moves kept, or empty for all.
+        moves: Vec<M>,
+    },
+}
+
+/// Knowledge of which moves of a state are worth searching, and of who wins it (see the
+/// [module docs](self)).
 ///
 /// # Examples
 ///
@@ -288,27 +319,29 @@ pub struct SearchResult<M> {
 ///
 /// ```
 /// use search_core::Game;
-/// use search_core::mcts::Knowledge;
+/// use search_core::mcts::{Insight, Knowledge};
 ///
 /// struct EvenOnly;
 ///
 /// impl<G: Game<Move = u32>> Knowledge<G> for EvenOnly {
-///     fn prune(&mut self, _: &G, _: &G::State, moves: &[u32]) -> Option<Vec<u32>> {
-///         Some(moves.iter().copied().filter(|m| m % 2 == 0).collect())
+///     fn analyse(&mut self, _: &G, _: &G::State, moves: &[u32]) -> Insight<u32> {
+///         Insight::Moves(moves.iter().copied().filter(|m| m % 2 == 0).collect())
 ///     }
 /// }
 /// ```
 pub trait Knowledge<G: Game> {
-    /// The moves of `state` worth searching, a subset of `moves` (the state's moves as the game
-    /// generates them); `None` keeps them all. A move not in `moves` is ignored, and an empty
-    /// answer keeps them all (a search needs a move to answer with).
-    fn prune(&mut self, game: &G, state: &G::State, moves: &[G::Move]) -> Option<Vec<G::Move>>;
+    /// What is known about `state`, whose moves (as the game generates them) are `moves`. Kept
+    /// moves not in `moves` are ignored, and keeping none of `moves` keeps them all (a search
+    /// needs a move to answer with). A wrong proof makes the search wrong: prove only what is
+    /// certain, and drop only moves that are no better than some kept move (the proofs backed
+    /// up count a node lost when every kept move is lost).
+    fn analyse(&mut self, game: &G, state: &G::State, moves: &[G::Move]) -> Insight<G::Move>;
 }
 
 /// No knowledge: every move is searched.
 impl<G: Game> Knowledge<G> for () {
-    fn prune(&mut self, _: &G, _: &G::State, _: &[G::Move]) -> Option<Vec<G::Move>> {
-        None
+    fn analyse(&mut self, _: &G, _: &G::State, _: &[G::Move]) -> Insight<G::Move> {
+        Insight::Nothing
     }
 }
 
@@ -324,6 +357,8 @@ struct Node<M> {
     refined: bool,
     /// Whether the knowledge of the parent dropped this node's move.
     pruned: bool,
+    /// The winner of this node's state, once proved.
+    solved: Option<Player>,
     visits: u32,
     wins: f64,
     amaf_visits: u32,
@@ -340,6 +375,7 @@ impl<M> Node<M> {
             expanded: false,
             refined: false,
             pruned: false,
+            solved: None,
             visits: 0,
             wins: 0.0,
             amaf_visits: 0,
@@ -394,7 +430,7 @@ pub fn search_with_clock<G: Game, P: Playout<G>, C: Clock + ?Sized>(
 ///
 /// ```
 /// use search_core::{Game, MoveList, OutcomeList, ToMove, WallClock};
-/// use search_core::mcts::{self, Knowledge, RandomPlayout};
+/// use search_core::mcts::{self, Insight, Knowledge, RandomPlayout};
 ///
 /// # struct Nim;
 /// # impl Game for Nim {
@@ -411,21 +447,24 @@ pub fn search_with_clock<G: Game, P: Playout<G>, C: Clock + ?Sized>(
 /// #         (stones - take, 1 - player)
 /// #     }
 /// # }
-/// // Knowing Nim's theory: take what leaves a multiple of four, if you can.
+/// // Knowing Nim's theory: the player to move wins unless the pile is a multiple of four, by
+/// // taking what leaves one.
 /// struct Theory;
 /// impl Knowledge<Nim> for Theory {
-///     fn prune(&mut self, _: &Nim, &(stones, _): &(u32, u8), moves: &[u32]) -> Option<Vec<u32>> {
+///     fn analyse(&mut self, _: &Nim, &(stones, player): &(u32, u8), moves: &[u32]) -> Insight<u32> {
 ///         let good: Vec<u32> = moves.iter().copied().filter(|take| (stones - take) % 4 == 0).collect();
-///         (!good.is_empty()).then_some(good)
+///         let winner = if good.is_empty() { 1 - player } else { player };
+///         Insight::Solved { winner, moves: good }
 ///     }
 /// }
 ///
 /// let mut playout = RandomPlayout::new(|&(_, to_move): &(u32, u8)| mcts::win_for(1 - to_move));
 /// let config = mcts::Config { knowledge_after: Some(10), ..mcts::Config::iterations(500) };
 /// let found = mcts::search_with_knowledge(&Nim, &(10, 0), &mut playout, &mut Theory, &config, &WallClock::start());
-/// // Only the move the theory keeps is searched and reported.
+/// // Only the move the theory keeps is reported, and the root, proved won, needs no search.
 /// assert_eq!(found.moves.len(), 1);
 /// assert_eq!(found.best_move, Some(2));
+/// assert_eq!(found.iterations, 0);
 /// ```
 pub fn search_with_knowledge<G: Game, P: Playout<G>, K: Knowledge<G> + ?Sized, C: Clock + ?Sized>(
     game: &G,
@@ -458,7 +497,12 @@ pub fn search_with_knowledge<G: Game, P: Playout<G>, K: Knowledge<G> + ?Sized, C
     let mut iterations = 0;
     if search.nodes[0].children > 0 {
         loop {
-            if config.iterations.is_some_and(|max| iterations >= max)
+            // A root proved won needs no more search (a proved loss still looks for the move
+            // that resists longest).
+            let to_move = search.nodes[search.nodes[0].first_child as usize].mover;
+            let root_won = search.nodes[0].solved == Some(to_move);
+            if root_won
+                || config.iterations.is_some_and(|max| iterations >= max)
                 || config.time.is_some_and(|limit| clock.elapsed() >= limit)
             {
                 break;
@@ -519,8 +563,13 @@ impl<G: Game> Search<'_, G> {
         let children = n.first_child as usize..(n.first_child + n.children) as usize;
         let moves: Vec<G::Move> =
             self.nodes[children.clone()].iter().map(|c| c.mv.expect("a child has a move")).collect();
-        let Some(kept) = knowledge.prune(self.game, state, &moves) else {
-            return;
+        let kept = match knowledge.analyse(self.game, state, &moves) {
+            Insight::Nothing => return,
+            Insight::Moves(kept) => kept,
+            Insight::Solved { winner, moves: kept } => {
+                self.nodes[node].solved = Some(winner);
+                kept
+            }
         };
         let keeps = |mv: &G::Move| kept.contains(mv);
         // An answer that keeps nothing the game knows is no answer: the search needs a move.
@@ -532,16 +581,23 @@ impl<G: Game> Search<'_, G> {
         }
     }
 
-    /// The child of `node` with the best upper confidence bound (the first of equals).
+    /// The child of `node` with the best upper confidence bound (the first of equals): a
+    /// proved win at once, never a proved loss while another move remains.
     fn select(&self, node: usize) -> usize {
         let parent = &self.nodes[node];
         let log_n = f64::from(parent.visits.max(1)).ln();
         let first = parent.first_child as usize;
+        let children = first..first + parent.children as usize;
+        let lost = |child: &Node<G::Move>| child.solved.is_some_and(|w| w != child.mover);
+        let open = self.nodes[children.clone()].iter().any(|c| !c.pruned && !lost(c));
         let mut best = (first, f64::NEG_INFINITY);
-        for i in first..first + parent.children as usize {
+        for i in children {
             let child = &self.nodes[i];
-            if child.pruned {
+            if child.pruned || (open && lost(child)) {
                 continue;
+            }
+            if child.solved == Some(child.mover) {
+                return i;
             }
             let n = f64::from(child.visits);
             let value = match self.config.rave {
@@ -581,11 +637,14 @@ impl<G: Game> Search<'_, G> {
                 }
                 self.expand(node, &state);
             }
-            if self.nodes[node].children == 0 {
+            if self.nodes[node].solved.is_some() || self.nodes[node].children == 0 {
                 break;
             }
             if self.config.knowledge_after.is_some_and(|after| self.nodes[node].visits >= after) {
                 self.refine(node, &state, knowledge);
+                if self.nodes[node].solved.is_some() {
+                    break;
+                }
             }
             node = self.select(node);
             let (mover, mv) = (self.nodes[node].mover, self.nodes[node].mv.expect("a child has a move"));
@@ -593,7 +652,19 @@ impl<G: Game> Search<'_, G> {
             self.trace.push((mover, mv));
             self.path.push(node as u32);
         }
-        let rewards = playout.playout(self.game, &state, &mut self.rng, &mut self.trace);
+        let rewards = match self.nodes[node].solved {
+            Some(winner) => win_for(winner),
+            None => {
+                let rewards = playout.playout(self.game, &state, &mut self.rng, &mut self.trace);
+                let n = &self.nodes[node];
+                if n.expanded && n.children == 0 {
+                    // A terminal state: a clean win is a proof.
+                    self.nodes[node].solved = clean_winner(&rewards);
+                }
+                rewards
+            }
+        };
+        self.back_up_proofs();
         for &id in &self.path {
             let n = &mut self.nodes[id as usize];
             n.visits += 1;
@@ -601,6 +672,33 @@ impl<G: Game> Search<'_, G> {
         }
         if rave {
             self.update_amaf(&rewards);
+        }
+    }
+
+    /// Backs a proof at the end of the current path up towards the root: a node is won by the
+    /// player to move there if one of its moves is proved to win for that player, and by a
+    /// player who wins after every one of its (unpruned) moves.
+    fn back_up_proofs(&mut self) {
+        for d in (0..self.path.len().saturating_sub(1)).rev() {
+            let parent = self.path[d] as usize;
+            let child = self.path[d + 1] as usize;
+            let Some(winner) = self.nodes[child].solved else { return };
+            if self.nodes[parent].solved.is_some() {
+                return;
+            }
+            let mover = self.nodes[child].mover;
+            if winner != mover {
+                let p = &self.nodes[parent];
+                let first = p.first_child as usize;
+                let all = self.nodes[first..first + p.children as usize]
+                    .iter()
+                    .filter(|c| !c.pruned)
+                    .all(|c| c.solved == Some(winner));
+                if !all {
+                    return;
+                }
+            }
+            self.nodes[parent].solved = Some(winner);
         }
     }
 
@@ -649,10 +747,18 @@ impl<G: Game> Search<'_, G> {
                 value: child.mean(),
                 amaf_visits: child.amaf_visits,
                 amaf_value: child.amaf_mean(),
+                winner: child.solved,
             })
             .collect();
+        let mover = self.nodes.get(first).map(|c| c.mover);
+        // A proved win first; else the most visited of the moves not proved lost, if any.
+        let rank = |m: &MoveStats<G::Move>| match m.winner {
+            Some(w) if Some(w) == mover => 2,
+            Some(_) => 0,
+            None => 1,
+        };
         let best = moves.iter().fold(None, |best: Option<&MoveStats<G::Move>>, m| match best {
-            Some(b) if b.visits >= m.visits => Some(b),
+            Some(b) if (rank(b), b.visits) >= (rank(m), m.visits) => Some(b),
             _ => Some(m),
         });
         SearchResult {
@@ -664,4 +770,11 @@ impl<G: Game> Search<'_, G> {
             elapsed,
         }
     }
+}
+
+/// The player a reward vector names as the only winner: `1.0` for them, `0.0` for the rest.
+fn clean_winner(rewards: &Rewards) -> Option<Player> {
+    let winner = rewards.iter().position(|&r| r == 1.0)?;
+    let clean = rewards.iter().enumerate().all(|(i, &r)| i == winner || r == 0.0);
+    clean.then_some(winner as Player)
 }

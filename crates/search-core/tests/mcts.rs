@@ -3,7 +3,7 @@
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use search_core::mcts::{self, Config, RandomPlayout, Rewards};
+use search_core::mcts::{self, Config, Insight, RandomPlayout, Rewards};
 use search_core::tree::{NodeId, Shape, Tree, TreeEval};
 use search_core::{Game, Horizon, MoveList, ToMove, minimax};
 
@@ -67,7 +67,10 @@ fn takes_a_win_in_one() {
     assert_eq!(found.best_move, Some(2));
     assert_eq!(found.moves.len(), 4);
     assert!(found.value > 0.9, "{found:?}");
-    assert_eq!(found.moves.iter().map(|m| u64::from(m.visits)).sum::<u64>(), 300);
+    // The win is a terminal state: once reached it proves the root, and the search stops.
+    assert_eq!(found.moves[2].winner, Some(0));
+    assert!(found.iterations < 300, "{found:?}");
+    assert_eq!(found.moves.iter().map(|m| u64::from(m.visits)).sum::<u64>(), found.iterations);
 }
 
 #[test]
@@ -81,7 +84,7 @@ fn deterministic_for_a_seed() {
         (a.best_move, &a.moves, a.iterations, a.nodes),
         (b.best_move, &b.moves, b.iterations, b.nodes)
     );
-    assert_eq!(a.iterations, 500);
+    assert!(a.iterations > 0 && a.iterations <= 500);
 }
 
 #[test]
@@ -128,4 +131,153 @@ fn chance_nodes_panic() {
     let root = tree.chance(vec![(a, 0.5), (b, 0.5)], 0);
     let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
     mcts::search(&tree, &root, &mut playout, &Config::iterations(10));
+}
+
+/// Knowledge that keeps every move: the search must be exactly the plain one.
+struct KeepAll;
+
+impl<G: Game> mcts::Knowledge<G> for KeepAll {
+    fn analyse(&mut self, _: &G, _: &G::State, moves: &[G::Move]) -> Insight<G::Move> {
+        Insight::Moves(moves.to_vec())
+    }
+}
+
+/// Knowledge that keeps the moves of a state whose value is the state's minimax value (the
+/// oracle's own moves), counting its calls; with `prove`, it names the winner too when there is
+/// one (a draw proves nothing).
+struct Oracle<'a> {
+    tree: &'a Tree,
+    calls: u32,
+    prove: bool,
+}
+
+impl mcts::Knowledge<Tree> for Oracle<'_> {
+    fn analyse(&mut self, tree: &Tree, state: &NodeId, moves: &[u32]) -> Insight<u32> {
+        self.calls += 1;
+        let value = value_for_player0(self.tree, *state);
+        let kept: Vec<u32> =
+            moves.iter().copied().filter(|&mv| value_for_player0(tree, tree.play(state, mv)) == value).collect();
+        match value.signum() {
+            1 if self.prove => Insight::Solved { winner: 0, moves: kept },
+            -1 if self.prove => Insight::Solved { winner: 1, moves: kept },
+            _ => Insight::Moves(kept),
+        }
+    }
+}
+
+/// Knowledge that answers with no move at all, or with moves the state does not have.
+struct Nonsense;
+
+impl mcts::Knowledge<Tree> for Nonsense {
+    fn analyse(&mut self, _: &Tree, state: &NodeId, _: &[u32]) -> Insight<u32> {
+        // Moves are child numbers; none has a number this large.
+        Insight::Moves(if state % 2 == 0 { Vec::new() } else { vec![u32::MAX] })
+    }
+}
+
+#[test]
+fn knowledge_that_keeps_everything_changes_nothing() {
+    for seed in 0..20 {
+        let (tree, root) = win_loss_tree(seed);
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        for after in [None, Some(0), Some(5)] {
+            let config = Config { knowledge_after: after, ..Config::iterations(500).with_rave(50.0).with_seed(seed) };
+            let plain = mcts::search(&tree, &root, &mut playout, &config);
+            let clock = search_core::WallClock::start();
+            let kept = mcts::search_with_knowledge(&tree, &root, &mut playout, &mut KeepAll, &config, &clock);
+            assert_eq!((plain.best_move, &plain.moves, plain.iterations), (kept.best_move, &kept.moves, kept.iterations));
+        }
+    }
+}
+
+#[test]
+fn pruned_moves_are_never_searched_nor_reported() {
+    for seed in 0..40 {
+        let (tree, root) = win_loss_tree(seed);
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        let root_value = value_for_player0(&tree, root);
+        let mut oracle = Oracle { tree: &tree, calls: 0, prove: false };
+        let config = Config { knowledge_after: Some(3), ..Config::iterations(300).with_seed(seed) };
+        let clock = search_core::WallClock::start();
+        let found = mcts::search_with_knowledge(&tree, &root, &mut playout, &mut oracle, &config, &clock);
+        let Some(best) = found.best_move else { continue };
+        // Every reported move is one the oracle kept, so any of them, the best too, is right.
+        for stats in &found.moves {
+            assert_eq!(value_for_player0(&tree, tree.play(&root, stats.mv)), root_value, "seed {seed}");
+        }
+        assert_eq!(value_for_player0(&tree, tree.play(&root, best)), root_value);
+        // The root was asked, and so were nodes below it once visited three times.
+        assert!(oracle.calls >= 1);
+        let mut root_only = Oracle { tree: &tree, calls: 0, prove: false };
+        let config = Config { knowledge_after: None, ..config };
+        mcts::search_with_knowledge(&tree, &root, &mut playout, &mut root_only, &config, &clock);
+        assert_eq!(root_only.calls, 1, "seed {seed}: without a threshold only the root is asked");
+    }
+}
+
+#[test]
+fn knowledge_that_keeps_no_real_move_is_ignored() {
+    for seed in 0..20 {
+        let (tree, root) = win_loss_tree(seed);
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        let config = Config { knowledge_after: Some(0), ..Config::iterations(300).with_seed(seed) };
+        let plain = mcts::search(&tree, &root, &mut playout, &config);
+        let clock = search_core::WallClock::start();
+        let found = mcts::search_with_knowledge(&tree, &root, &mut playout, &mut Nonsense, &config, &clock);
+        assert_eq!(found.moves.len(), plain.moves.len(), "seed {seed}");
+        assert_eq!(found.best_move, plain.best_move, "seed {seed}");
+    }
+}
+
+#[test]
+fn proofs_back_up_to_the_root_and_pick_a_winning_move() {
+    let mut proved_roots = 0;
+    for seed in 0..60 {
+        let (tree, root) = win_loss_tree(seed);
+        let root_value = value_for_player0(&tree, root);
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        let mut oracle = Oracle { tree: &tree, calls: 0, prove: true };
+        let config = Config { knowledge_after: Some(2), ..Config::iterations(2_000).with_seed(seed) };
+        let clock = search_core::WallClock::start();
+        let found = mcts::search_with_knowledge(&tree, &root, &mut playout, &mut oracle, &config, &clock);
+        let Some(best) = found.best_move else { continue };
+        assert_eq!(value_for_player0(&tree, tree.play(&root, best)), root_value, "seed {seed}: {found:?}");
+        // Every proof reported is the minimax truth.
+        for stats in &found.moves {
+            if let Some(winner) = stats.winner {
+                let value = value_for_player0(&tree, tree.play(&root, stats.mv));
+                assert_eq!(value, if winner == 0 { 1 } else { -1 }, "seed {seed}: {stats:?}");
+            }
+        }
+        if root_value != 0 && found.iterations < 2_000 {
+            proved_roots += 1;
+        }
+    }
+    // A root the oracle proves stops the search at once.
+    assert!(proved_roots >= 5, "{proved_roots}");
+}
+
+#[test]
+fn terminal_wins_alone_prove_small_trees_exactly() {
+    // Without any knowledge, terminal states are proofs: enough iterations prove every root of
+    // these small trees that is not a draw, and the search then stops.
+    for seed in 0..40 {
+        let (tree, root) = win_loss_tree(seed);
+        let root_value = value_for_player0(&tree, root);
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        let config = Config::iterations(20_000).with_seed(seed);
+        let found = mcts::search(&tree, &root, &mut playout, &config);
+        let Some(best) = found.best_move else { continue };
+        assert_eq!(value_for_player0(&tree, tree.play(&root, best)), root_value, "seed {seed}");
+        let to_move = match tree.to_move(&root) {
+            ToMove::Player(p) => p,
+            _ => unreachable!("the root has moves"),
+        };
+        let root_wins = (root_value > 0) == (to_move == 0) && root_value != 0;
+        if root_wins {
+            assert!(found.iterations < 20_000, "seed {seed}: a won root was not proved");
+            let stats = found.moves.iter().find(|m| m.mv == best).unwrap();
+            assert_eq!(stats.winner, Some(to_move), "seed {seed}");
+        }
+    }
 }

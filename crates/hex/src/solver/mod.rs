@@ -355,6 +355,21 @@ impl Solver {
         &self.config
     }
 
+    /// Changes the time limit of later calls, keeping the table (a player that gives the solver
+    /// a share of each move's time does this before every call).
+    ///
+    /// ```
+    /// use std::time::Duration;
+    /// use hex::solver::{Solver, SolverConfig};
+    ///
+    /// let mut solver = Solver::new(SolverConfig::default());
+    /// solver.set_time_limit(Some(Duration::from_millis(300)));
+    /// assert_eq!(solver.config().time_limit, Some(Duration::from_millis(300)));
+    /// ```
+    pub fn set_time_limit(&mut self, limit: Option<Duration>) {
+        self.config.time_limit = limit;
+    }
+
     /// Forgets every position the table keeps.
     ///
     /// ```
