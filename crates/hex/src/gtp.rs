@@ -230,7 +230,14 @@ impl Default for Settings {
     /// The MCTS player with 0.5 s per move and the solver's knowledge after
     /// [`DEFAULT_KNOWLEDGE`] visits; depth 3 and seed 1 for the other players.
     fn default() -> Self {
-        Settings { player: PlayerKind::Mcts, time: DEFAULT_TIME, depth: 3, seed: 1, knowledge: Some(DEFAULT_KNOWLEDGE), solver: None }
+        Settings {
+            player: PlayerKind::Mcts,
+            time: DEFAULT_TIME,
+            depth: 3,
+            seed: 1,
+            knowledge: Some(DEFAULT_KNOWLEDGE),
+            solver: None,
+        }
     }
 }
 
@@ -263,14 +270,12 @@ pub type PlayerFactory = fn(&Settings) -> Box<dyn HexPlayer>;
 pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
     let search = SearchConfig::depth(settings.depth);
     match settings.player {
-        PlayerKind::Mcts => {
-            Box::new(MctsPlayer::new(MctsConfig {
-                seed: settings.seed,
-                knowledge_after: settings.knowledge,
-                solver_share: settings.solver,
-                ..MctsConfig::time(settings.time)
-            }))
-        }
+        PlayerKind::Mcts => Box::new(MctsPlayer::new(MctsConfig {
+            seed: settings.seed,
+            knowledge_after: settings.knowledge,
+            solver_share: settings.solver,
+            ..MctsConfig::time(settings.time)
+        })),
         PlayerKind::Strong => Box::new(StrongPlayer::new(StrongConfig::time(settings.time))),
         PlayerKind::Random => Box::new(RandomPlayer::new(settings.seed)),
         PlayerKind::Madeup => Box::new(MadeupPlayer::new(MadeupConfig { search, ..MadeupConfig::default() })),
@@ -746,9 +751,13 @@ impl Engine {
             ["solver", value] => {
                 settings.solver = match value {
                     "off" | "none" => None,
-                    _ => Some(value.parse().ok().filter(|share| (0.0..=1.0).contains(share)).ok_or_else(|| {
-                        format!("solver must be off or a share of the move's time from 0 to 1, not {value}")
-                    })?),
+                    _ => Some(value.parse().ok().filter(|share| (0.0..=1.0).contains(share)).ok_or_else(
+                        || {
+                            format!(
+                                "solver must be off or a share of the move's time from 0 to 1, not {value}"
+                            )
+                        },
+                    )?),
                 };
             }
             [name, _] if !["player", "time", "depth", "seed", "knowledge", "solver"].contains(&name) => {

@@ -389,7 +389,11 @@ pub struct SolverKnowledge {
 impl SolverKnowledge {
     /// Knowledge from a solver with a small table (the analysis does not search).
     pub fn new() -> Self {
-        SolverKnowledge { solver: Solver::new(SolverConfig { table_bits: 1, ..SolverConfig::default() }), calls: 0, time: Duration::ZERO }
+        SolverKnowledge {
+            solver: Solver::new(SolverConfig { table_bits: 1, ..SolverConfig::default() }),
+            calls: 0,
+            time: Duration::ZERO,
+        }
     }
 }
 
@@ -411,7 +415,9 @@ impl Knowledge<HexGame> for SolverKnowledge {
             Ok(Analysis::Win { winning_move }) => {
                 Insight::Solved { winner: me.index(), moves: moves(winning_move.into_iter().collect()) }
             }
-            Ok(Analysis::Loss { carrier }) => Insight::Solved { winner: me.opponent().index(), moves: moves(carrier) },
+            Ok(Analysis::Loss { carrier }) => {
+                Insight::Solved { winner: me.opponent().index(), moves: moves(carrier) }
+            }
             Ok(Analysis::Open { moves: cells }) => Insight::Moves(moves(cells)),
             // Too large, or the swap still available: nothing known.
             Err(_) => Insight::Nothing,
@@ -494,7 +500,9 @@ impl MctsPlayer {
             return None;
         }
         let started = Instant::now();
-        let solver = self.solver.get_or_insert_with(|| Solver::new(SolverConfig { table_bits: 20, ..SolverConfig::default() }));
+        let solver = self
+            .solver
+            .get_or_insert_with(|| Solver::new(SolverConfig { table_bits: 20, ..SolverConfig::default() }));
         solver.set_time_limit(Some(time.mul_f64(share)));
         let solution = solver.solve(position).ok()?;
         self.solver_time = started.elapsed();
@@ -520,7 +528,14 @@ impl MctsPlayer {
         let game = HexGame::new(position.size());
         let clock = WallClock::start();
         let found = if self.config.knowledge_after.is_some() && position.size() <= MAX_SOLVER_SIZE {
-            mcts::search_with_knowledge(&game, position, &mut self.playout, &mut self.knowledge, &config, &clock)
+            mcts::search_with_knowledge(
+                &game,
+                position,
+                &mut self.playout,
+                &mut self.knowledge,
+                &config,
+                &clock,
+            )
         } else {
             mcts::search_with_clock(&game, position, &mut self.playout, &config, &clock)
         };

@@ -344,7 +344,10 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     ok(&mut e, "param_hex solver none");
     assert_eq!((e.settings().knowledge, e.settings().solver), (None, None));
     for bad in ["-1", "many", "1.5"] {
-        assert!(fails(&mut e, &format!("param_hex knowledge {bad}")).contains("knowledge must be off or"), "{bad}");
+        assert!(
+            fails(&mut e, &format!("param_hex knowledge {bad}")).contains("knowledge must be off or"),
+            "{bad}"
+        );
     }
     for bad in ["-0.1", "1.5", "half", "NaN"] {
         assert!(fails(&mut e, &format!("param_hex solver {bad}")).contains("solver must be off or"), "{bad}");

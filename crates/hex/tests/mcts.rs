@@ -242,7 +242,8 @@ fn knowledge_limits_the_root_to_the_cells_the_solver_keeps() {
 fn without_knowledge_or_on_large_boards_every_move_is_searched() {
     for (size, knowledge) in [(9, None), (11, Some(100))] {
         let pos = Position::new(size).unwrap().play(place(0, 0)).unwrap();
-        let mut player = MctsPlayer::new(MctsConfig { knowledge_after: knowledge, ..MctsConfig::iterations(500) });
+        let mut player =
+            MctsPlayer::new(MctsConfig { knowledge_after: knowledge, ..MctsConfig::iterations(500) });
         player.choose(&pos);
         assert_eq!(player.last_result().unwrap().moves.len(), pos.legal_moves().len());
         assert_eq!(player.knowledge().calls, 0);

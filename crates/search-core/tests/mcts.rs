@@ -155,8 +155,11 @@ impl mcts::Knowledge<Tree> for Oracle<'_> {
     fn analyse(&mut self, tree: &Tree, state: &NodeId, moves: &[u32]) -> Insight<u32> {
         self.calls += 1;
         let value = value_for_player0(self.tree, *state);
-        let kept: Vec<u32> =
-            moves.iter().copied().filter(|&mv| value_for_player0(tree, tree.play(state, mv)) == value).collect();
+        let kept: Vec<u32> = moves
+            .iter()
+            .copied()
+            .filter(|&mv| value_for_player0(tree, tree.play(state, mv)) == value)
+            .collect();
         match value.signum() {
             1 if self.prove => Insight::Solved { winner: 0, moves: kept },
             -1 if self.prove => Insight::Solved { winner: 1, moves: kept },
@@ -171,7 +174,7 @@ struct Nonsense;
 impl mcts::Knowledge<Tree> for Nonsense {
     fn analyse(&mut self, _: &Tree, state: &NodeId, _: &[u32]) -> Insight<u32> {
         // Moves are child numbers; none has a number this large.
-        Insight::Moves(if state % 2 == 0 { Vec::new() } else { vec![u32::MAX] })
+        Insight::Moves(if state.is_multiple_of(2) { Vec::new() } else { vec![u32::MAX] })
     }
 }
 
@@ -181,11 +184,15 @@ fn knowledge_that_keeps_everything_changes_nothing() {
         let (tree, root) = win_loss_tree(seed);
         let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
         for after in [None, Some(0), Some(5)] {
-            let config = Config { knowledge_after: after, ..Config::iterations(500).with_rave(50.0).with_seed(seed) };
+            let config =
+                Config { knowledge_after: after, ..Config::iterations(500).with_rave(50.0).with_seed(seed) };
             let plain = mcts::search(&tree, &root, &mut playout, &config);
             let clock = search_core::WallClock::start();
             let kept = mcts::search_with_knowledge(&tree, &root, &mut playout, &mut KeepAll, &config, &clock);
-            assert_eq!((plain.best_move, &plain.moves, plain.iterations), (kept.best_move, &kept.moves, kept.iterations));
+            assert_eq!(
+                (plain.best_move, &plain.moves, plain.iterations),
+                (kept.best_move, &kept.moves, kept.iterations)
+            );
         }
     }
 }
