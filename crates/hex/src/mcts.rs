@@ -20,7 +20,9 @@
 //!    proof instead of playouts there and backs it up (MCTS-Solver: a node with a move proved to
 //!    win is won, a node whose every kept move is lost is lost), and stops when the root is
 //!    proved won. One analysis costs about 0.7 ms on 9×9, so it waits for nodes that have
-//!    earned it, as MoHex's knowledge threshold does.
+//!    earned it, as MoHex's knowledge threshold does. On boards larger than 10×10 the solver
+//!    does not go; there a chain of bridges with disjoint carriers
+//!    ([`crate::bridge_chain::proved_win`], under a microsecond a call) still proves nodes.
 //! 5. **Playouts** ([`HexPlayout`]): Hex has no draws and a full board has exactly one winner,
 //!    so a playout fills every empty cell in one random order and checks the winner once at the
 //!    end. One pattern bends the order: when the last move took one carrier cell of a bridge
@@ -44,9 +46,11 @@
 //! | knowledge after 200 visits | knowledge after 1,000 visits | 16 of 23 (49–84 %; stopped early) |
 //! | knowledge after 50 visits | knowledge after 200 visits | 14 of 30 (30–64 %) |
 //! | knowledge 1,000 and the solver first (0.3 of each move) | knowledge 1,000 | 3 of 14 (8–48 %; stopped) |
+//! | knowledge 200 with proofs backed up (MCTS-Solver) | knowledge 200, proofs only pruning | 17 of 30 (39–73 %) |
 //!
 //! So the knowledge is worth about 190 Elo in self-play, 50 to 1,000 visits are close (the GTP
-//! engine uses 200), and the solver before the search loses: on 9×9 the positions it proves
+//! engine uses 200), backing the proofs up is kept (level or a little better, and the search
+//! no longer spends playouts on decided lines), and the solver before the search loses: on 9×9 the positions it proves
 //! in a fraction of a second the analysis already proves (most are proved by one virtual
 //! connection by move 25), and the rest cost the search 30 % of its time. The player without
 //! knowledge runs about 95,000 playouts a second on 9×9 mid-game positions; knowledge after 200
@@ -106,10 +110,11 @@ use search_core::mcts::{self, Insight, Knowledge, McRng, Playout, Rewards};
 use search_core::{Player, WallClock};
 
 use crate::board::{Cell, Color, HexMove, Position};
+use crate::bridge_chain::{ProvedWin, proved_win};
 use crate::heuristics::{Critical, critical_cell};
 use crate::player::HexPlayer;
 use crate::rules::HexGame;
-use crate::solver::{Analysis, MAX_SOLVER_SIZE, Solver, SolverConfig, Verdict};
+use crate::solver::{Analysis, MAX_SOLVER_SIZE, SolveError, Solver, SolverConfig, Verdict};
 
 /// No neighbour in that direction (off the board).
 const NONE: u16 = u16::MAX;
@@ -324,7 +329,8 @@ pub struct MctsConfig {
     pub bridge_replies: bool,
     /// The solver's knowledge ([`Solver::analyse`]: proved wins and losses, the must-play
     /// region, inferior cells) prunes the moves of the root and of every node visited this many
-    /// times; `None`: off. Boards up to [`MAX_SOLVER_SIZE`] only (larger ones search every move).
+    /// times; `None`: off. On boards larger than [`MAX_SOLVER_SIZE`], where the solver does
+    /// not go, only chains of bridges ([`proved_win`]) prove nodes, and every move is searched.
     pub knowledge_after: Option<u32>,
     /// The share of a timed move (0 to 1) the exact solver gets before the search: a proved
     /// win is played at once, otherwise the search gets the rest of the time. The solver keeps
@@ -419,9 +425,32 @@ impl Knowledge<HexGame> for SolverKnowledge {
                 Insight::Solved { winner: me.opponent().index(), moves: moves(carrier) }
             }
             Ok(Analysis::Open { moves: cells }) => Insight::Moves(moves(cells)),
-            // Too large, or the swap still available: nothing known.
+            // Too large for the solver: a chain of bridges still proves a win on any board.
+            Err(SolveError::TooLarge(_)) => bridge_insight(state),
+            // The swap still available: nothing known.
             Err(_) => Insight::Nothing,
         }
+    }
+}
+
+/// What [`proved_win`] proves on boards too large for the solver: a win for the side to move
+/// (a connecting move, or a chain of bridges whatever it plays), or a loss, whose longest
+/// resistance is inside the opponent's carriers.
+fn bridge_insight(state: &Position) -> Insight<HexMove> {
+    let me = state.to_move();
+    match proved_win(state, me) {
+        Some(ProvedWin::ConnectingMove(cell)) => {
+            return Insight::Solved { winner: me.index(), moves: vec![HexMove::Place(cell)] };
+        }
+        Some(_) => return Insight::Solved { winner: me.index(), moves: Vec::new() },
+        None => {}
+    }
+    match proved_win(state, me.opponent()) {
+        Some(ProvedWin::BridgeChain(carriers)) => Insight::Solved {
+            winner: me.opponent().index(),
+            moves: carriers.into_iter().flatten().map(HexMove::Place).collect(),
+        },
+        _ => Insight::Nothing,
     }
 }
 
@@ -527,7 +556,7 @@ impl MctsPlayer {
         };
         let game = HexGame::new(position.size());
         let clock = WallClock::start();
-        let found = if self.config.knowledge_after.is_some() && position.size() <= MAX_SOLVER_SIZE {
+        let found = if self.config.knowledge_after.is_some() {
             mcts::search_with_knowledge(
                 &game,
                 position,
