@@ -587,34 +587,41 @@ impl<G: Game> Search<'_, G> {
         let parent = &self.nodes[node];
         let log_n = f64::from(parent.visits.max(1)).ln();
         let first = parent.first_child as usize;
-        let children = first..first + parent.children as usize;
-        let lost = |child: &Node<G::Move>| child.solved.is_some_and(|w| w != child.mover);
-        let open = self.nodes[children.clone()].iter().any(|c| !c.pruned && !lost(c));
-        let mut best = (first, f64::NEG_INFINITY);
-        for i in children {
+        // The best open move, and the best proved loss in case every move is one; one pass,
+        // since this is the hottest loop of the search.
+        let mut best: Option<(usize, f64)> = None;
+        let mut best_lost = (first, f64::NEG_INFINITY);
+        for i in first..first + parent.children as usize {
             let child = &self.nodes[i];
-            if child.pruned || (open && lost(child)) {
+            if child.pruned {
                 continue;
             }
-            if child.solved == Some(child.mover) {
-                return i;
-            }
+            let lost = match child.solved {
+                Some(winner) if winner == child.mover => return i,
+                Some(_) => true,
+                None => false,
+            };
             let n = f64::from(child.visits);
             let value = match self.config.rave {
                 Some(k) if child.amaf_visits > 0 => {
                     let beta = (k / (3.0 * n + k)).sqrt();
                     (1.0 - beta) * child.mean() + beta * child.amaf_mean()
                 }
-                // Without any statistics, try the move before any move already tried.
+                // Without any statistics, try the move before any move already tried (a move
+                // never visited is never proved).
                 _ if child.visits == 0 => return i,
                 _ => child.mean(),
             };
             let score = value + self.config.exploration * (log_n / n.max(1.0)).sqrt();
-            if score > best.1 {
-                best = (i, score);
+            if lost {
+                if score > best_lost.1 {
+                    best_lost = (i, score);
+                }
+            } else if best.is_none_or(|(_, top)| score > top) {
+                best = Some((i, score));
             }
         }
-        best.0
+        best.map_or(best_lost.0, |(i, _)| i)
     }
 
     /// One iteration: select, expand, play out, back up.
