@@ -47,6 +47,8 @@
 //! | knowledge after 50 visits | knowledge after 200 visits | 14 of 30 (30–64 %) |
 //! | knowledge 1,000 and the solver first (0.3 of each move) | knowledge 1,000 | 3 of 14 (8–48 %; stopped) |
 //! | knowledge 200 with proofs backed up (MCTS-Solver) | knowledge 200, proofs only pruning | 17 of 30 (39–73 %) |
+//! | knowledge 200 and pattern priors (10 visits, scale 0.1) | knowledge 200 | 14 of 30 (30–64 %) |
+//! | knowledge 200 and pattern priors (40 visits, scale 0.25) | knowledge 200 | 16 of 30 (36–70 %) |
 //!
 //! So the knowledge is worth about 190 Elo in self-play, 50 to 1,000 visits are close (the GTP
 //! engine uses 200), backing the proofs up is kept (level or a little better, and the search
@@ -55,6 +57,30 @@
 //! connection by move 25), and the rest cost the search 30 % of its time. The player without
 //! knowledge runs about 95,000 playouts a second on 9×9 mid-game positions; knowledge after 200
 //! visits takes about 15 % of the time.
+//!
+//! The pattern priors (not kept) were a MoHex-2.0-style experiment: each move of a new node
+//! started with all-moves-as-first experience from how often our own engine had chosen a cell
+//! with the same six neighbours, in the 158 self-play games above (565 patterns). Level with
+//! the player without them at both strengths; priors learned from a stronger player's games,
+//! and by minorization–maximization over larger patterns, are what MoHex 2.0 has.
+//!
+//! # Measured against MoHex
+//!
+//! Against Benzene's MoHex (built from its public sources, one thread, `max_time 1`, no
+//! opening book), on the same 2-core machine, in the same session, at 1 s a move each, through
+//! `cargo xtask hex-match --adjudicate 5` (commands in `docs/benzene.md`; two matches ran side
+//! by side at a time), 9×9 games won by ours:
+//!
+//! | ours | games won | 95 % interval | s/move ours / MoHex |
+//! |---|---|---|---|
+//! | no knowledge (the previous engine) | 4 of 30 | 5–30 % | 0.96 / 0.66 |
+//! | knowledge after 200 visits | 9 of 50 | 10–31 % | 0.98 / 0.70 |
+//! | knowledge after 200 visits, proofs backed up (the GTP default) | 6 of 30 | 10–37 % | 0.91 / 0.75 |
+//!
+//! The knowledge that beat our own previous engine 22 of 30 does not show against MoHex:
+//! MoHex already answers the connections it sees, and its games are decided earlier, in the
+//! middle game, where its learned patterns choose the moves. (MoHex's seconds a move are lower
+//! because it answers at once in positions its solver has decided.)
 //!
 //! # Measured: MCTS or alpha-beta at equal time
 //!
