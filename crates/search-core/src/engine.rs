@@ -352,6 +352,12 @@ where
     /// children after child `i`, the node fails low if `v_i <= (a - s - hi*r) / q_i` and fails high
     /// if `v_i >= (b - s - lo*r) / q_i`. When nothing fails, the sum is formed in the same order as
     /// [`Self::expectation`] forms it, so both give the same value to the last bit.
+    ///
+    /// The thresholds are computed in `f64`, which rounds every sum and every integer value past
+    /// 2^53, so each is moved outwards by more than the rounding can account for
+    /// ([`star1_slack`]): a child within that slack of a threshold is searched rather than cut.
+    /// Cutting less is always safe; cutting on a rounded threshold is not (an `i64` alpha of
+    /// 2^60 − 1 rounds to 2^60 and would cut a child worth exactly 2^60).
     #[allow(clippy::too_many_arguments)]
     fn star1(
         &mut self,
@@ -367,12 +373,14 @@ where
         let (lo, hi) = (lo.to_f64(), hi.to_f64());
         let (af, bf) = (a.to_f64(), b.to_f64());
         let mut sum = 0.0;
+        // The sum of |q·v| so far: what the rounding of `sum` is relative to.
+        let mut magnitude = 0.0;
         let mut rest: f64 = outcomes.iter().map(|&(_, q)| q).sum();
         for &(mv, q) in outcomes {
             rest -= q;
             let r = rest.max(0.0);
-            let fail_low = (af - sum - hi * r) / q;
-            let fail_high = (bf - sum - lo * r) / q;
+            let fail_low = (af - sum - hi * r) / q - star1_slack(af, magnitude, hi * r, q);
+            let fail_high = (bf - sum - lo * r) / q + star1_slack(bf, magnitude, lo * r, q);
             // Even the best (worst) possible child value cannot lift (sink) the node back into
             // the window: no need to search it.
             if fail_low >= hi {
@@ -399,6 +407,7 @@ where
                 return b;
             }
             sum += q * v;
+            magnitude += (q * v).abs();
         }
         clamp(E::Value::from_f64(sum), a, b)
     }
@@ -467,4 +476,15 @@ where
         line.push(mv);
         line.extend_from_slice(&tail[0]);
     }
+}
+
+/// How far a Star1 threshold `(bound - sum - extreme) / q` computed in `f64` may be from the
+/// exact one: a few hundred roundings of the largest term involved, divided by `q`. An infinite
+/// bound gives an infinite threshold already, so it adds no slack.
+fn star1_slack(bound: f64, sum_magnitude: f64, extreme: f64, q: f64) -> f64 {
+    if !bound.is_finite() {
+        return 0.0;
+    }
+    let scale = bound.abs() + sum_magnitude + extreme.abs();
+    256.0 * f64::EPSILON * scale / q
 }

@@ -72,9 +72,10 @@
 //! // At an empty pile the player to move did not take the last stone: the other one won.
 //! let mut playout = RandomPlayout::new(|&(_, to_move): &(u32, u8)| mcts::win_for(1 - to_move));
 //! let found = mcts::search(&Nim, &(10, 0), &mut playout, &mcts::Config::iterations(2_000));
-//! // Taking 2 leaves 8, a multiple of 4: a win.
+//! // Taking 2 leaves 8, a multiple of 4: a win. Nim's end states are exact, so the search can
+//! // prove it (see "Knowledge" below) and stop before its budget.
 //! assert_eq!(found.best_move, Some(2));
-//! assert_eq!(found.iterations, 2_000);
+//! assert!(found.iterations <= 2_000);
 //! assert!(found.value > 0.5);
 //! ```
 
