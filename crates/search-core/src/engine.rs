@@ -15,7 +15,7 @@ use crate::limits::Budget;
 use crate::ordering::MoveOrdering;
 use crate::stats::SearchStats;
 use crate::table::{Bound, Entry, TableAccess};
-use crate::value::{Value, clamp};
+use crate::value::{Value, checked, clamp};
 
 /// A ply's moves in search order, as (class, history score, position in the move list): sorted
 /// ascending, the highest class comes first, then the highest score, then the game's order. One
@@ -152,6 +152,7 @@ where
     /// Counts a leaf and checks it against the evaluator's bounds when Star1 relies on them.
     fn leaf(&mut self, v: E::Value) -> E::Value {
         self.stats.leaves += 1;
+        let v = checked(v);
         if let Some((lo, hi)) = self.bounds {
             debug_assert!(lo <= v && v <= hi, "value {v:?} outside the evaluator's bounds [{lo:?}, {hi:?}]");
         }

@@ -9,7 +9,7 @@ use crate::game::{Game, MoveList, ToMove};
 use crate::horizon::{CutoffPolicy, NoCutoff};
 use crate::limits::{Budget, Clock, Limits};
 use crate::table::TableAccess;
-use crate::value::Value;
+use crate::value::{Value, checked};
 
 /// Settings of an iterative-deepening search.
 ///
@@ -123,7 +123,7 @@ where
     let mut iterations: Vec<Iteration<G::Move, E::Value>> = Vec::new();
     let mut best: Option<SearchResult<G::Move, E::Value>> = None;
     let mut stop = Stop::Depth;
-    for depth in 1..=limits.depth.max(1) {
+    for depth in 1..=limits.depth {
         let nodes_before = searcher.stats.nodes;
         let value = searcher.node(state, depth, 0, E::Value::NEG_INFINITY, E::Value::INFINITY, 1.0);
         if searcher.aborted {
@@ -174,13 +174,13 @@ fn fallback<G: Game, E: Evaluator<G>>(
     player: u8,
 ) -> SearchResult<G::Move, E::Value> {
     let (value, best_move) = match game.to_move(state) {
-        ToMove::Terminal => (eval.terminal(game, state, player, 0), None),
-        ToMove::Chance => (eval.evaluate(game, state, player), None),
+        ToMove::Terminal => (checked(eval.terminal(game, state, player, 0)), None),
+        ToMove::Chance => (checked(eval.evaluate(game, state, player)), None),
         ToMove::Player(_) => {
             let mut moves = MoveList::new();
             game.moves(state, &mut moves);
             game.order_moves(state, &mut moves);
-            (eval.evaluate(game, state, player), moves.first().copied())
+            (checked(eval.evaluate(game, state, player)), moves.first().copied())
         }
     };
     SearchResult { value, best_move, pv: best_move.into_iter().collect(), stats: Default::default() }

@@ -49,7 +49,8 @@ impl Clock for WallClock {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limits {
-    /// The deepest iteration.
+    /// The deepest iteration. 0 runs none: the answer is the root's static value and the
+    /// first move in the game's order, with no node searched.
     pub depth: u32,
     /// The most nodes over all iterations.
     pub nodes: Option<u64>,

@@ -15,7 +15,7 @@ use crate::game::{Game, MoveList, OutcomeList, Player, ToMove};
 use crate::horizon::{CutoffContext, CutoffPolicy, Horizon};
 use crate::limits::{Clock, WallClock};
 use crate::stats::SearchStats;
-use crate::value::Value;
+use crate::value::{Value, checked};
 
 pub use crate::alphabeta::SearchResult;
 
@@ -145,7 +145,7 @@ where
 
     fn leaf(&mut self, state: &G::State) -> E::Value {
         self.stats.leaves += 1;
-        self.eval.evaluate(self.game, state, self.maximizer)
+        checked(self.eval.evaluate(self.game, state, self.maximizer))
     }
 
     fn value(&mut self, state: &G::State, depth: u32, ply: u32, prob: f64) -> E::Value {
@@ -153,7 +153,7 @@ where
         let kind = self.game.to_move(state);
         if kind == ToMove::Terminal {
             self.stats.leaves += 1;
-            return self.eval.terminal(self.game, state, self.maximizer, ply);
+            return checked(self.eval.terminal(self.game, state, self.maximizer, ply));
         }
         if depth == 0 {
             return self.leaf(state);

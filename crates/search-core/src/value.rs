@@ -9,7 +9,10 @@ use std::fmt::Debug;
 /// exact; `f64` suits games with chance nodes, whose values are probability-weighted averages.
 ///
 /// Every evaluation must lie strictly between [`Value::NEG_INFINITY`] and [`Value::INFINITY`]:
-/// those two are the root window and nothing else.
+/// those two are the root window and nothing else. Every search (serial, parallel, minimax)
+/// takes an evaluation outside that range to the nearest value inside it (`i32::MAX` becomes
+/// `2^30 − 1`), after a `debug_assert!` that names it, so debug builds find the evaluator that
+/// strays; an evaluation that is NaN panics in every build, since no value could stand for it.
 ///
 /// At a chance node, integer values are averaged in `f64` and rounded to the nearest integer;
 /// plain expectimax and Star1 round the same sum the same way, so they still agree exactly.
@@ -38,6 +41,8 @@ pub trait Value: Copy + PartialOrd + Debug + Send + Sync + 'static {
     fn ceil_from_f64(x: f64) -> Self;
     /// The largest value strictly below `self` (or `self` at the lower infinity).
     fn next_down(self) -> Self;
+    /// The smallest value strictly above `self` (or `self` at the upper infinity).
+    fn next_up(self) -> Self;
     /// A bit pattern for storage in a transposition table.
     fn to_bits(self) -> u64;
     /// The inverse of [`Value::to_bits`].
@@ -64,6 +69,9 @@ macro_rules! int_value {
             }
             fn next_down(self) -> Self {
                 if self <= Self::NEG_INFINITY { self } else { self - 1 }
+            }
+            fn next_up(self) -> Self {
+                if self >= Self::INFINITY { self } else { self + 1 }
             }
             fn to_bits(self) -> u64 {
                 self as $unsigned as u64
@@ -97,12 +105,28 @@ impl Value for f64 {
     fn next_down(self) -> Self {
         f64::next_down(self)
     }
+    fn next_up(self) -> Self {
+        f64::next_up(self)
+    }
     fn to_bits(self) -> u64 {
         f64::to_bits(self)
     }
     fn from_bits(bits: u64) -> Self {
         f64::from_bits(bits)
     }
+}
+
+/// An evaluation as every search uses it (see [`Value`]): inside the open range between the
+/// infinities, after a debug assertion; NaN panics.
+pub(crate) fn checked<V: Value>(v: V) -> V {
+    assert!(v.partial_cmp(&v).is_some(), "an evaluator returned NaN");
+    debug_assert!(
+        V::NEG_INFINITY < v && v < V::INFINITY,
+        "an evaluator returned {v:?}, outside the open range ({:?}, {:?}) of search values",
+        V::NEG_INFINITY,
+        V::INFINITY
+    );
+    clamp(v, V::NEG_INFINITY.next_up(), V::INFINITY.next_down())
 }
 
 /// `v` limited to `[lo, hi]`; a search uses it to keep fail-hard results inside their window.

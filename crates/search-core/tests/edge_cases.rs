@@ -1,7 +1,8 @@
 //! Regression tests for the edges of the value range, found by an independent harness
 //! (issue 16): each failed before its fix.
 
-use search_core::{Evaluator, Game, MoveList, NoTable, OutcomeList, Player, ToMove, alphabeta};
+use search_core::tree::{NodeId, Tree, TreeEval};
+use search_core::{Evaluator, Game, MoveList, NoTable, OutcomeList, Player, ToMove, alphabeta, parallel};
 
 /// A one-player game of fixed shape: the root (player 0, maximising) has two moves; move 0 ends
 /// at once worth `SAFE`, move 1 reaches a chance node whose single outcome (probability 1) is
@@ -79,4 +80,85 @@ fn star1_is_exact_for_i64_values_past_2_to_the_53() {
         let found = alphabeta::search(&Gamble, &Exact, &Spot::Root, &config, NoTable);
         assert_eq!((found.value, found.best_move), (GAMBLE, Some(1)), "star1 {star1}");
     }
+}
+
+/// The same game valued in `f64`, with NaN for the gamble: an evaluator bug.
+struct NotANumber;
+
+impl Evaluator<Gamble> for NotANumber {
+    type Value = f64;
+
+    fn evaluate(&self, _: &Gamble, spot: &Spot, _: Player) -> f64 {
+        if *spot == Spot::Gambled { f64::NAN } else { 1.0 }
+    }
+}
+
+#[test]
+#[should_panic(expected = "an evaluator returned NaN")]
+fn a_nan_evaluation_panics_instead_of_being_skipped() {
+    alphabeta::search(&Gamble, &NotANumber, &Spot::Root, &alphabeta::Config::depth(2), NoTable);
+}
+
+#[test]
+#[should_panic(expected = "an evaluator returned NaN")]
+fn a_nan_evaluation_panics_in_minimax_too() {
+    search_core::minimax::search(&Gamble, &NotANumber, &Spot::Root, &search_core::Horizon::depth(2));
+}
+
+/// Two `i32::MAX` leaves under a 50/50 chance node, beside a leaf worth 0.
+fn out_of_range_tree() -> (Tree, NodeId) {
+    let mut tree = Tree::new();
+    let (big, other_big, zero) = (tree.leaf(i32::MAX), tree.leaf(i32::MAX), tree.leaf(0));
+    let gamble = tree.chance(vec![(big, 0.5), (other_big, 0.5)], 0);
+    let root = tree.max(vec![zero, gamble], 0);
+    (tree, root)
+}
+
+/// Debug builds stop at the evaluation outside the range; release builds take it to the nearest
+/// value inside, `2^30 - 1`, so the chance node is worth that, not a half of it.
+#[test]
+#[cfg_attr(debug_assertions, should_panic(expected = "outside the open range"))]
+fn evaluations_past_the_infinities_are_taken_inside_them() {
+    let (tree, root) = out_of_range_tree();
+    let eval = TreeEval::<i32>::new();
+    let found = alphabeta::search(&tree, &eval, &root, &alphabeta::Config::depth(2), NoTable);
+    assert_eq!((found.value, found.best_move), ((1 << 30) - 1, Some(1)));
+}
+
+/// Every root move at or below the lower infinity: serial and parallel search agree (the
+/// parallel search used to panic, its first move "always searched exactly" failing low).
+#[test]
+#[cfg_attr(debug_assertions, should_panic(expected = "outside the open range"))]
+fn parallel_search_agrees_when_every_move_is_below_the_range() {
+    let mut tree = Tree::new();
+    let (low, lower) = (tree.leaf(-(1 << 30)), tree.leaf(i32::MIN));
+    let root = tree.max(vec![low, lower], 0);
+    let eval = TreeEval::<i32>::new();
+    let serial = alphabeta::search(&tree, &eval, &root, &alphabeta::Config::depth(1), NoTable);
+    let config = parallel::Config { search: alphabeta::Config::depth(1), threads: 2 };
+    let par = parallel::search(&tree, &eval, &root, &config, NoTable);
+    assert_eq!(serial.value, -(1 << 30) + 1);
+    assert_eq!((par.value, par.best_move), (serial.value, serial.best_move));
+}
+
+/// `Limits::depth(0)` runs no iteration: the root's static value and the first move.
+#[test]
+fn depth_zero_searches_nothing_and_answers_the_static_value() {
+    use search_core::{Limits, WallClock, iterative};
+    let (tree, root) = Tree::perfectly_ordered(3, 4);
+    let eval = TreeEval::<i32>::new();
+    let config = iterative::Config { limits: Limits::depth(0), ..iterative::Config::default() };
+    let found = iterative::search(&tree, &eval, &root, &config, NoTable, &WallClock::start());
+    assert!(found.iterations.is_empty());
+    assert_eq!(found.stop, iterative::Stop::Depth);
+    assert_eq!(found.result.stats.nodes, 0);
+    assert_eq!(found.result.stats.depth_reached, 0);
+    assert_eq!(found.result.value, eval.evaluate(&tree, &root, 0));
+    assert_eq!(found.result.best_move, Some(0));
+    // Depth 1 runs exactly one iteration.
+    let one = iterative::Config { limits: Limits::depth(1), ..iterative::Config::default() };
+    assert_eq!(
+        iterative::search(&tree, &eval, &root, &one, NoTable, &WallClock::start()).iterations.len(),
+        1
+    );
 }
