@@ -48,8 +48,11 @@ impl Default for Config<NoCutoff> {
 /// finished first. Statistics are summed over threads. A chance or terminal root is searched
 /// serially.
 ///
-/// With `threads > 0` each call builds its own rayon pool. To search many positions, build one
-/// pool, call with `threads: 0` inside `pool.install`, and save that cost.
+/// With `threads > 0` each call builds its own rayon pool, whose threads have stacks of
+/// [`WORKER_STACK_BYTES`] (the search recurses once a ply, so rayon's default stacks of a few
+/// megabytes overflow on games thousands of plies deep). To search many positions, build one
+/// pool with [`pool`], call with `threads: 0` inside `pool.install`, and save that cost; with
+/// `threads: 0` the current pool's stacks are the limit.
 ///
 /// # Examples
 ///
@@ -83,11 +86,30 @@ where
     if config.threads == 0 {
         return run();
     }
-    match rayon::ThreadPoolBuilder::new().num_threads(config.threads).build() {
+    match pool(config.threads) {
         Ok(pool) => pool.install(run),
         // Without a pool of our own the current one still gives the same answer.
         Err(_) => run(),
     }
+}
+
+/// The stack of each worker thread of the pools [`search`] builds: 256 MiB of address space,
+/// enough for the 100,000-ply games serial search handles on a large stack (only the pages a
+/// search touches are ever committed).
+pub const WORKER_STACK_BYTES: usize = 256 << 20;
+
+/// A rayon pool of `threads` threads (0: one a core) with stacks of [`WORKER_STACK_BYTES`], for
+/// searching many positions with `threads: 0` inside `pool.install`.
+///
+/// # Errors
+/// When the operating system refuses the threads.
+///
+/// ```
+/// let pool = search_core::parallel::pool(2).unwrap();
+/// assert_eq!(pool.current_num_threads(), 2);
+/// ```
+pub fn pool(threads: usize) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
+    rayon::ThreadPoolBuilder::new().num_threads(threads).stack_size(WORKER_STACK_BYTES).build()
 }
 
 fn root_split<G, E, C, T>(

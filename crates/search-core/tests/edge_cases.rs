@@ -162,3 +162,50 @@ fn depth_zero_searches_nothing_and_answers_the_static_value() {
         1
     );
 }
+
+/// A game that is one long corridor: two moves at the root, then one a ply, `len` plies, then
+/// the end.
+struct Corridor {
+    len: u32,
+}
+
+impl Game for Corridor {
+    type State = u32;
+    type Move = u8;
+
+    fn to_move(&self, &ply: &u32) -> ToMove {
+        if ply >= self.len { ToMove::Terminal } else { ToMove::Player((ply % 2) as u8) }
+    }
+
+    fn moves(&self, &ply: &u32, moves: &mut MoveList<u8>) {
+        // Two moves at the root, so that the parallel search has moves to share; one after.
+        moves.extend_from_slice(if ply == 0 { &[0, 1] } else { &[0] });
+    }
+
+    fn outcomes(&self, _: &u32, _: &mut OutcomeList<u8>) {}
+
+    fn play(&self, &ply: &u32, _: u8) -> u32 {
+        ply + 1
+    }
+}
+
+struct Zero;
+
+impl Evaluator<Corridor> for Zero {
+    type Value = i32;
+
+    fn evaluate(&self, _: &Corridor, _: &u32, _: Player) -> i32 {
+        0
+    }
+}
+
+/// Parallel search on a game 5,000 plies deep used to overflow rayon's default worker stacks
+/// and abort the process; its own pools now have stacks as deep as serial search needs.
+#[test]
+fn parallel_search_goes_thousands_of_plies_deep() {
+    let game = Corridor { len: 5_000 };
+    let config = parallel::Config { search: alphabeta::Config::depth(6_000), threads: 2 };
+    let found = parallel::search(&game, &Zero, &0, &config, NoTable);
+    assert_eq!(found.value, 0);
+    assert!(found.stats.nodes >= 5_000);
+}
