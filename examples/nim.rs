@@ -14,8 +14,8 @@
 use std::process::ExitCode;
 
 use search_core::{
-    Evaluator, Game, GameHash, Limits, MoveList, OutcomeList, Player, SearchStats, ToMove,
-    TranspositionTable, WallClock, iterative,
+    Evaluator, Game, GameHash, Limits, MoveList, Player, SearchStats, ToMove, TranspositionTable, WallClock,
+    iterative,
 };
 
 // Step 1: the game. `Nim` itself holds no data: the rules never change. A state is the pile and
@@ -43,10 +43,6 @@ impl Game for Nim {
 
     fn moves(&self, pile: &Pile, moves: &mut MoveList<u32>) {
         moves.extend((1..=3).filter(|&take| take <= pile.stones));
-    }
-
-    fn outcomes(&self, _: &Pile, _: &mut OutcomeList<u32>) {
-        // Only called at chance nodes, and Nim has none.
     }
 
     fn play(&self, pile: &Pile, take: u32) -> Pile {

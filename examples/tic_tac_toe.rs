@@ -43,8 +43,7 @@
 use std::process::ExitCode;
 
 use search_core::{
-    Evaluator, Game, GameHash, MoveList, OutcomeList, Player, SearchResult, ToMove, TranspositionTable,
-    alphabeta,
+    Evaluator, Game, GameHash, MoveList, Player, SearchResult, ToMove, TranspositionTable, alphabeta,
 };
 
 // Step 1: the game. Cell `i` (0 to 8, row by row from the top left) is bit `i` of a mask.
@@ -127,10 +126,6 @@ impl Game for TicTacToe {
     fn moves(&self, board: &Board, moves: &mut MoveList<u8>) {
         let empty = board.empty();
         moves.extend(MOVE_ORDER.iter().copied().filter(|&cell| empty & (1 << cell) != 0));
-    }
-
-    fn outcomes(&self, _: &Board, _: &mut OutcomeList<u8>) {
-        // Only called at chance nodes, and tic-tac-toe has none.
     }
 
     fn play(&self, board: &Board, cell: u8) -> Board {

@@ -4,9 +4,7 @@
 //! move. Its turn rule is OpenSpiel's (see [`crate::State`]); passes are implicit, so every
 //! move is a play.
 
-use search_core::{
-    Evaluator, Game, GameHash, Horizon, MoveList, NoTable, OutcomeList, Player, ToMove, alphabeta,
-};
+use search_core::{Evaluator, Game, GameHash, Horizon, MoveList, NoTable, Player, ToMove, alphabeta};
 
 use crate::rules::{BlockedScoring, Variant};
 use crate::state::{Move, State};
@@ -104,8 +102,6 @@ impl Game for PerfectBlock {
             }
         }
     }
-
-    fn outcomes(&self, _: &Position, _: &mut OutcomeList<Move>) {}
 
     fn play(&self, p: &Position, mv: Move) -> Position {
         let Move::Play { tile, end } = mv else {

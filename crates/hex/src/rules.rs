@@ -1,6 +1,6 @@
 //! Hex as a game `search-core` can search.
 
-use search_core::{Game, GameHash, MoveList, OutcomeList, ToMove};
+use search_core::{Game, GameHash, MoveList, ToMove};
 
 use crate::board::{Cell, HexMove, Position};
 
@@ -49,8 +49,6 @@ impl Game for HexGame {
             moves.push(HexMove::Swap);
         }
     }
-
-    fn outcomes(&self, _: &Position, _: &mut OutcomeList<HexMove>) {}
 
     fn play(&self, position: &Position, mv: HexMove) -> Position {
         position.play_unchecked(mv)

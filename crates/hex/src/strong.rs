@@ -76,8 +76,8 @@
 use std::time::Duration;
 
 use search_core::{
-    Evaluator, Game, GameHash, Limits, MoveList, OutcomeList, Player, SearchResult, ToMove,
-    TranspositionTable, WallClock, alphabeta, iterative,
+    Evaluator, Game, GameHash, Limits, MoveList, Player, SearchResult, ToMove, TranspositionTable, WallClock,
+    alphabeta, iterative,
 };
 
 use crate::board::{Board, Cell, Color, HexMove, Position};
@@ -268,8 +268,6 @@ impl Game for StrongGame {
             moves.push(HexMove::Swap);
         }
     }
-
-    fn outcomes(&self, _: &Position, _: &mut OutcomeList<HexMove>) {}
 
     fn play(&self, position: &Position, mv: HexMove) -> Position {
         position.play_unchecked(mv)

@@ -11,7 +11,7 @@ use crate::value::Value;
 /// # Examples
 ///
 /// ```
-/// use search_core::{Evaluator, Game, MoveList, OutcomeList, Player, ToMove};
+/// use search_core::{Evaluator, Game, MoveList, Player, ToMove};
 ///
 /// /// Counting down from a number; the player who reaches zero wins.
 /// struct Countdown;
@@ -22,7 +22,6 @@ use crate::value::Value;
 ///         if s.0 == 0 { ToMove::Terminal } else { ToMove::Player(s.1) }
 ///     }
 ///     fn moves(&self, _: &(u32, u8), moves: &mut MoveList<()>) { moves.push(()) }
-///     fn outcomes(&self, _: &(u32, u8), _: &mut OutcomeList<()>) {}
 ///     fn play(&self, s: &(u32, u8), _: ()) -> (u32, u8) { (s.0 - 1, 1 - s.1) }
 /// }
 ///

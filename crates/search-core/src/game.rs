@@ -48,7 +48,7 @@ pub enum ToMove {
 /// A one-pile Nim where each player takes 1 or 2 stones and whoever takes the last stone wins:
 ///
 /// ```
-/// use search_core::{Game, MoveList, OutcomeList, ToMove};
+/// use search_core::{Game, MoveList, ToMove};
 ///
 /// struct Nim;
 ///
@@ -62,7 +62,6 @@ pub enum ToMove {
 ///     fn moves(&self, &(stones, _): &(u32, u8), moves: &mut MoveList<u32>) {
 ///         moves.extend((1..=2).filter(|&take| take <= stones));
 ///     }
-///     fn outcomes(&self, _: &(u32, u8), _: &mut OutcomeList<u32>) {}
 ///     fn play(&self, &(stones, player): &(u32, u8), take: u32) -> (u32, u8) {
 ///         (stones - take, 1 - player)
 ///     }
@@ -85,9 +84,12 @@ pub trait Game {
     /// Appends the legal moves of the player to move at `state`.
     fn moves(&self, state: &Self::State, moves: &mut MoveList<Self::Move>);
 
-    /// Appends the outcomes of the chance node `state` with their probabilities. Games without
-    /// chance nodes leave this empty.
-    fn outcomes(&self, state: &Self::State, outcomes: &mut OutcomeList<Self::Move>);
+    /// Appends the outcomes of the chance node `state` with their probabilities. Searches call it
+    /// only where [`Game::to_move`] says [`ToMove::Chance`], so games without chance nodes keep
+    /// the default, which appends nothing.
+    fn outcomes(&self, state: &Self::State, outcomes: &mut OutcomeList<Self::Move>) {
+        let _ = (state, outcomes);
+    }
 
     /// The state after `mv` (a move or a chance outcome) is applied to `state`.
     fn play(&self, state: &Self::State, mv: Self::Move) -> Self::State;

@@ -40,13 +40,12 @@ pub struct CutoffContext {
 ///
 /// ```
 /// use search_core::{CutoffContext, CutoffPolicy, ProbabilityCutoff};
-/// # use search_core::{Game, MoveList, OutcomeList, ToMove};
+/// # use search_core::{Game, MoveList, ToMove};
 /// # struct G;
 /// # impl Game for G {
 /// #     type State = (); type Move = ();
 /// #     fn to_move(&self, _: &()) -> ToMove { ToMove::Terminal }
 /// #     fn moves(&self, _: &(), _: &mut MoveList<()>) {}
-/// #     fn outcomes(&self, _: &(), _: &mut OutcomeList<()>) {}
 /// #     fn play(&self, _: &(), _: ()) {}
 /// # }
 ///

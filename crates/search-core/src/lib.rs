@@ -12,7 +12,7 @@
 //! A pile that is a multiple of 4 is lost for the player to move.
 //!
 //! ```
-//! use search_core::{alphabeta, minimax, Evaluator, Game, Horizon, MoveList, NoTable, OutcomeList, Player, ToMove};
+//! use search_core::{alphabeta, minimax, Evaluator, Game, Horizon, MoveList, NoTable, Player, ToMove};
 //!
 //! struct Nim;
 //!
@@ -29,7 +29,6 @@
 //!     fn moves(&self, pile: &Pile, moves: &mut MoveList<u32>) {
 //!         moves.extend((1..=3).filter(|&take| take <= pile.stones));
 //!     }
-//!     fn outcomes(&self, _: &Pile, _: &mut OutcomeList<u32>) {} // no chance in Nim
 //!     fn play(&self, pile: &Pile, take: u32) -> Pile {
 //!         Pile { stones: pile.stones - take, to_move: 1 - pile.to_move }
 //!     }

@@ -48,7 +48,7 @@
 //! Nim with one pile: each player takes 1, 2 or 3 stones, and whoever takes the last stone wins.
 //!
 //! ```
-//! use search_core::{Game, MoveList, OutcomeList, ToMove};
+//! use search_core::{Game, MoveList, ToMove};
 //! use search_core::mcts::{self, RandomPlayout};
 //!
 //! struct Nim;
@@ -63,7 +63,6 @@
 //!     fn moves(&self, &(stones, _): &(u32, u8), moves: &mut MoveList<u32>) {
 //!         moves.extend((1..=3).filter(|&take| take <= stones));
 //!     }
-//!     fn outcomes(&self, _: &(u32, u8), _: &mut OutcomeList<u32>) {}
 //!     fn play(&self, &(stones, player): &(u32, u8), take: u32) -> (u32, u8) {
 //!         (stones - take, 1 - player)
 //!     }
@@ -430,7 +429,7 @@ pub fn search_with_clock<G: Game, P: Playout<G>, C: Clock + ?Sized>(
 /// # Examples
 ///
 /// ```
-/// use search_core::{Game, MoveList, OutcomeList, ToMove, WallClock};
+/// use search_core::{Game, MoveList, ToMove, WallClock};
 /// use search_core::mcts::{self, Insight, Knowledge, RandomPlayout};
 ///
 /// # struct Nim;
@@ -443,7 +442,6 @@ pub fn search_with_clock<G: Game, P: Playout<G>, C: Clock + ?Sized>(
 /// #     fn moves(&self, &(stones, _): &(u32, u8), moves: &mut MoveList<u32>) {
 /// #         moves.extend((1..=3).filter(|&take| take <= stones));
 /// #     }
-/// #     fn outcomes(&self, _: &(u32, u8), _: &mut OutcomeList<u32>) {}
 /// #     fn play(&self, &(stones, player): &(u32, u8), take: u32) -> (u32, u8) {
 /// #         (stones - take, 1 - player)
 /// #     }

@@ -182,8 +182,6 @@ impl Game for Corridor {
         moves.extend_from_slice(if ply == 0 { &[0, 1] } else { &[0] });
     }
 
-    fn outcomes(&self, _: &u32, _: &mut OutcomeList<u8>) {}
-
     fn play(&self, &ply: &u32, _: u8) -> u32 {
         ply + 1
     }

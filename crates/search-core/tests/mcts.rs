@@ -109,7 +109,6 @@ impl Game for ThreeNim {
     fn moves(&self, &(stones, _): &(u32, u8), moves: &mut MoveList<u32>) {
         moves.extend((1..=2).filter(|&take| take <= stones));
     }
-    fn outcomes(&self, _: &(u32, u8), _: &mut search_core::OutcomeList<u32>) {}
     fn play(&self, &(stones, player): &(u32, u8), take: u32) -> (u32, u8) {
         (stones - take, (player + 1) % 3)
     }

@@ -1,7 +1,7 @@
 //! The Draw game with both hands and the boneyard order known, as a [`search_core::Game`]: the
 //! inner loop of PIMC in the Draw game.
 
-use search_core::{Evaluator, Game, MoveList, OutcomeList, Player, ToMove};
+use search_core::{Evaluator, Game, MoveList, Player, ToMove};
 
 use super::push_plays;
 use crate::rules::BlockedScoring;
@@ -79,8 +79,6 @@ impl Game for PerfectDraw {
         }
         moves.extend(out);
     }
-
-    fn outcomes(&self, _: &DrawPosition, _: &mut OutcomeList<Move>) {}
 
     fn play(&self, p: &DrawPosition, mv: Move) -> DrawPosition {
         let mut next = *p;
