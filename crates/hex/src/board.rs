@@ -263,6 +263,26 @@ impl Board {
         self.black.count() + self.white.count()
     }
 
+    /// The board mirrored in the long diagonal with the colours swapped: the same game seen by
+    /// the other colour (Black's top-bottom connection becomes White's left-right one).
+    ///
+    /// ```
+    /// use hex::{Board, Cell, Color};
+    ///
+    /// let mut board = Board::new(3).unwrap();
+    /// board.set(Cell::new(0, 2), Some(Color::Black));
+    /// let mirror = board.mirrored();
+    /// assert_eq!(mirror.get(Cell::new(2, 0)), Some(Color::White));
+    /// assert_eq!(mirror.mirrored(), board);
+    /// ```
+    pub fn mirrored(&self) -> Board {
+        let mut mirror = Board::new(u32::from(self.size())).expect("the same size");
+        for cell in self.cells() {
+            mirror.set(cell.transpose(), self.get(cell).map(Color::opponent));
+        }
+        mirror
+    }
+
     pub(crate) fn stones(&self, color: Color) -> &Bits {
         match color {
             Color::Black => &self.black,
@@ -435,6 +455,12 @@ impl Position {
     /// The side that has connected its edges, if any: then the game is over.
     pub fn winner(&self) -> Option<Color> {
         self.winner
+    }
+
+    /// The same game for the other colour: the board [mirrored](Board::mirrored), the other side
+    /// to move. Like [`Position::from_board`], it has no move history.
+    pub fn mirrored(&self) -> Position {
+        Position::from_board(self.board.mirrored(), self.to_move.opponent())
     }
 
     /// A 64-bit Zobrist hash of the stones and the side to move, updated incrementally.

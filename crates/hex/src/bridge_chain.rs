@@ -309,17 +309,6 @@ mod tests {
         Position::from_board(board, to_move)
     }
 
-    /// The position with the colours swapped and the board mirrored in the long diagonal, so
-    /// a Black proof becomes a White one.
-    fn mirrored(position: &Position) -> Position {
-        let board = position.board();
-        let mut mirror = Board::new(u32::from(board.size())).unwrap();
-        for cell in board.cells() {
-            mirror.set(cell.transpose(), board.get(cell).map(Color::opponent));
-        }
-        Position::from_board(mirror, position.to_move().opponent())
-    }
-
     fn assert_chain(proof: Option<ProvedWin>, links: usize) {
         match proof {
             Some(ProvedWin::BridgeChain(carriers)) => {
@@ -343,7 +332,7 @@ mod tests {
                 let links = usize::from(n - 1) / 2 + 1;
                 assert_chain(proved_win(&position, Color::Black), links);
                 assert_eq!(proved_win(&position, Color::White), None, "{n}x{n}");
-                assert_chain(proved_win(&mirrored(&position), Color::White), links);
+                assert_chain(proved_win(&position.mirrored(), Color::White), links);
             }
         }
     }

@@ -41,16 +41,6 @@ fn arbitrary_board() -> impl Strategy<Value = Board> {
         })
 }
 
-/// The board mirrored in the long diagonal with the colours swapped: Black's game becomes
-/// White's.
-fn transpose_swap(b: &Board) -> Board {
-    let mut t = Board::new(u32::from(b.size())).unwrap();
-    for cell in b.cells() {
-        t.set(cell.transpose(), b.get(cell).map(Color::opponent));
-    }
-    t
-}
-
 #[test]
 fn hand_checked_distances() {
     let cases: &[(&[&str], Option<u32>, Option<u32>)] = &[
@@ -288,7 +278,7 @@ proptest! {
     /// Black's distances on a board are White's on the transposed board with colours swapped.
     #[test]
     fn transpose_with_colours_swapped(b in arbitrary_board()) {
-        let t = transpose_swap(&b);
+        let t = b.mirrored();
         for color in COLORS {
             prop_assert_eq!(ucs_distance(&b, color), bfs_distance(&t, color.opponent()));
             let here = two_distance(&b, color);

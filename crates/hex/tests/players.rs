@@ -30,17 +30,6 @@ fn board(rows: &[&str]) -> Board {
     b
 }
 
-/// The same position for the other colour: the board mirrored in the long diagonal, colours
-/// swapped, the other side to move.
-fn mirrored(pos: &Position) -> Position {
-    let b = pos.board();
-    let mut t = Board::new(u32::from(b.size())).unwrap();
-    for cell in b.cells() {
-        t.set(cell.transpose(), b.get(cell).map(Color::opponent));
-    }
-    Position::from_board(t, pos.to_move().opponent())
-}
-
 /// The three seed players with `config`'s depth.
 fn seed_players(config: SearchConfig) -> Vec<Box<dyn HexPlayer>> {
     vec![
@@ -98,7 +87,7 @@ fn black_must_block_on_six() -> (Position, Cell) {
 #[test]
 fn every_player_takes_a_win_in_one() {
     for depth in [1, 2, 3] {
-        for pos in [black_wins_at_c5(), mirrored(&black_wins_at_c5())] {
+        for pos in [black_wins_at_c5(), black_wins_at_c5().mirrored()] {
             for mut player in seed_players(SearchConfig::depth(depth)) {
                 let mv = player.choose(&pos);
                 let after = pos.play(mv).unwrap();
@@ -113,9 +102,9 @@ fn every_player_blocks_a_win_in_one() {
     let (six, six_block) = black_must_block_on_six();
     let cases = [
         (white_must_block_c5(), Cell::new(4, 2)),
-        (mirrored(&white_must_block_c5()), Cell::new(2, 4)),
+        (white_must_block_c5().mirrored(), Cell::new(2, 4)),
         (six, six_block),
-        (mirrored(&six), six_block.transpose()),
+        (six.mirrored(), six_block.transpose()),
     ];
     for depth in [2, 3] {
         for (pos, block) in &cases {
@@ -139,7 +128,7 @@ fn search_with<E: Evaluator<HexGame, Value = i32>>(eval: &E, pos: &Position, dep
 fn every_evaluator_scores_wins_above_heuristics() {
     let (six, six_block) = black_must_block_on_six();
     for depth in [2, 3] {
-        for pos in [black_wins_at_c5(), mirrored(&black_wins_at_c5())] {
+        for pos in [black_wins_at_c5(), black_wins_at_c5().mirrored()] {
             let expect = |(mv, value): (HexMove, i32)| {
                 assert_eq!(value, WIN - 1);
                 assert_eq!(pos.play(mv).unwrap().winner(), Some(pos.to_move()));
@@ -342,7 +331,7 @@ fn bridges_repairs_an_intruded_bridge() {
     let mut player = BridgesPlayer::default();
     assert_eq!(player.decide(&pos), (HexMove::Place(Cell::new(2, 4)), Reason::BridgeRepair));
     // The same for White, mirrored.
-    let (mv, reason) = player.decide(&mirrored(&pos));
+    let (mv, reason) = player.decide(&pos.mirrored());
     assert_eq!((mv, reason), (HexMove::Place(Cell::new(4, 2)), Reason::BridgeRepair));
 }
 
