@@ -12,7 +12,10 @@
 //! - `cargo xtask hex-solve-vs --ours CMD --theirs CMD --positions FILE`: two GTP solvers on
 //!   the same positions, each in a fresh process, compared by the CPU time the operating system
 //!   measures (see [`hex_solve_vs`]).
+//! - `cargo xtask bench-2048 [--nneonneo PATH/2048.so]`: our strong 2048 agent and nneonneo's on
+//!   the same boards, timed by thread CPU time, with their move agreement (see [`bench_2048`]).
 
+mod bench_2048;
 mod hex_match;
 mod hex_openings;
 mod hex_solve_vs;
@@ -212,6 +215,43 @@ enum Task {
         #[arg(long)]
         engine_stderr: bool,
     },
+    /// Time our strong 2048 agent and nneonneo/2048-ai on the same boards (thread CPU time, same
+    /// process, alternating), with the move agreement and the raw move rate.
+    #[command(name = "bench-2048")]
+    Bench2048 {
+        /// The boards file (one board per line, `2 4 0 0/...`).
+        #[arg(long, value_name = "FILE", default_value = bench_2048::DEFAULT_BOARDS)]
+        boards: PathBuf,
+        /// nneonneo's shared library (`bin/2048.so` of a local build; see docs/nneonneo.md).
+        /// Without it only our side runs.
+        #[arg(long, value_name = "PATH")]
+        nneonneo: Option<PathBuf>,
+        /// Our probability cut-off (nneonneo's is compiled in: 1e-4).
+        #[arg(long, default_value_t = 1e-4, value_parser = parse_probability)]
+        cprob: f64,
+        /// Decisions per board and program; the median is kept.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        repeat: u64,
+        /// The output folder (default target/eval/bench-2048-<time>).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Instead of benchmarking, play one seeded game and write a boards file here.
+        #[arg(long, value_name = "FILE")]
+        make_boards: Option<PathBuf>,
+        /// The seed of the game --make-boards plays.
+        #[arg(long, default_value_t = 2048)]
+        seed: u64,
+        /// Boards --make-boards keeps per largest tile (512 to 8192).
+        #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1000))]
+        per_stage: u64,
+    },
+}
+
+fn parse_probability(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if (0.0..=1.0).contains(&p) => Ok(p),
+        _ => Err(format!("expected a probability between 0 and 1, not {text:?}")),
+    }
 }
 
 /// A positive, finite number of seconds.
@@ -426,6 +466,32 @@ fn main() -> ExitCode {
                     ExitCode::from(2)
                 }
             };
+        }
+        Task::Bench2048 { boards, nneonneo, cprob, repeat, out, make_boards, seed, per_stage } => {
+            if let Some(path) = make_boards {
+                let text = bench_2048::make_boards(seed, per_stage as usize);
+                std::fs::write(&path, text)
+                    .map(|()| println!("wrote {}", path.display()))
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))
+            } else {
+                let config = bench_2048::BenchConfig {
+                    boards: if boards.is_relative() && !boards.exists() {
+                        workspace_root().join(boards)
+                    } else {
+                        boards
+                    },
+                    nneonneo,
+                    cprob,
+                    repeat: repeat as usize,
+                    out: out.unwrap_or_else(|| {
+                        workspace_root()
+                            .join("target")
+                            .join("eval")
+                            .join(format!("bench-2048-{}", timestamp()))
+                    }),
+                };
+                bench_2048::run(&config).map(|_| ()).map_err(|e| e.to_string())
+            }
         }
     };
     match result {

@@ -35,6 +35,8 @@
 //! assert!(v.unknown().0 & s.hand(0).0 == s.hand(0).0);
 //! ```
 
+#![forbid(unsafe_code)]
+
 pub mod matches;
 pub mod players;
 pub mod rules;

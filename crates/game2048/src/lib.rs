@@ -66,6 +66,8 @@
 //! (`g2048 best-move --board "2 0 0 4/0 0 0 0/0 8 0 0/0 0 0 2"`) and applies a move
 //! (`g2048 apply --board "…" --move left`); `g2048 help` lists every option.
 
+#![forbid(unsafe_code)]
+
 pub mod agents;
 mod board;
 mod evaluation;

@@ -33,6 +33,8 @@
 //! | [`gtp`] | the GTP engine behind the `hex-gtp` binary (HexGui/Benzene dialect) |
 //! | [`showboard`], [`parse_cell`], … | notation: cells `a1`, `swap-pieces`, Benzene's board |
 
+#![forbid(unsafe_code)]
+
 mod bits;
 mod board;
 pub mod bridge_chain;

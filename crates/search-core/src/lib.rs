@@ -85,6 +85,8 @@
 //!
 //! None: every part of the crate is always built.
 
+#![forbid(unsafe_code)]
+
 pub mod alphabeta;
 mod engine;
 mod eval;
