@@ -14,7 +14,7 @@
 //! goes to `/dev/null` while it runs.
 //!
 //! The raw move rate is measured the same way on every board of the file in the four
-//! directions: ours through `Board::slide`, theirs through `execute_move`, both called through a
+//! directions: ours through `Board::after`, theirs through `execute_move`, both called through a
 //! function pointer that the compiler cannot see through (their library's function is reached
 //! that way anyway, so ours is too, to compare like with like).
 //!
@@ -271,14 +271,12 @@ fn silenced<T>(f: impl FnOnce() -> T) -> T {
     }
 }
 
-/// Our slide, as nneonneo's `execute_move` is called: a move number and a board through a
-/// function pointer, the board unchanged when the move changes nothing.
+/// Our slide ([`Board::after`], what the search uses), as nneonneo's `execute_move` is called: a
+/// move number and a board through a function pointer, the board unchanged when the move is not
+/// legal.
 extern "C" fn our_execute_move(direction: i32, board: u64) -> u64 {
     let board = Board::from_raw(board);
-    match board.slide(Direction::ALL[(direction & 3) as usize]) {
-        Ok(slide) => slide.board.raw(),
-        Err(_) => board.raw(),
-    }
+    board.after(Direction::ALL[(direction & 3) as usize]).unwrap_or(board).raw()
 }
 
 /// Slides per CPU-second of `execute` over every board in every direction, best of five passes

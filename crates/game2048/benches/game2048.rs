@@ -11,8 +11,8 @@
 //! configuration (probability cut-off 0.01) from a seeded new board: two early boards, three from
 //! the middle game and three late ones with 2048 and 4096 tiles (see [`DECISION_MOVES`]). Before
 //! the agents are timed, one decision of each on every position goes to stderr with its search
-//! statistics, and for the strong agent a table of nodes, leaves and chance cut-offs with Star1
-//! on and off. When the benches only run once, as a check (`cargo test --benches`,
+//! statistics, and for the strong agent a table of nodes, leaves and table hits with its table of
+//! chance values and without it. When the benches only run once, as a check (`cargo test --benches`,
 //! `cargo nextest run --all-targets`, unoptimised), the agents decide on the two early positions
 //! alone, built by the first agent bench that runs.
 //!
@@ -278,13 +278,13 @@ fn strong_config() -> StrongConfig {
 }
 
 /// The agents at the seed document's depths (original counting, partial cut, its final heuristic
-/// max-sq-coef-sum), the greedy baseline and the strong agent (line table) with Star1 on and off.
+/// max-sq-coef-sum), the greedy baseline and the strong agent (line table) with its table of chance values and without it.
 fn agents() -> Vec<AgentBench> {
     let seed_h = SeedHeuristic::MaxSqCoefSum;
     // The seed agents decide in well under a millisecond on these positions.
     let short = Duration::from_secs(2);
     // Ten passes over the positions (about 0.45 s and 0.9 s each on one core) with some room.
-    let (strong, no_star1) = (Duration::from_secs(6), Duration::from_secs(12));
+    let (strong, no_table) = (Duration::from_secs(6), Duration::from_secs(12));
     vec![
         AgentBench::new("greedy", Greedy::new(LineTable::default()), short),
         AgentBench::new("minimax-original-d4", SeedMinimax::new(SeedConfig::original(4), seed_h), short),
@@ -301,9 +301,9 @@ fn agents() -> Vec<AgentBench> {
         ),
         AgentBench::new("strong", Strong::new(strong_config(), LineTable::default()), strong),
         AgentBench::new(
-            "strong-no-star1",
-            Strong::new(StrongConfig { star1: false, ..strong_config() }, LineTable::default()),
-            no_star1,
+            "strong-no-table",
+            Strong::new(StrongConfig { table_slots: 0, ..strong_config() }, LineTable::default()),
+            no_table,
         ),
     ]
 }
@@ -332,7 +332,7 @@ fn per_decision(total: u64, n: usize) -> f64 {
     total as f64 / n as f64
 }
 
-/// Prints each agent's mean search effort per decision, and the strong agent's Star1 comparison
+/// Prints each agent's mean search effort per decision, and the strong agent's table comparison
 /// position by position.
 fn report_search_effort(agents: &mut [AgentBench], positions: &[DecisionPosition]) {
     let n = positions.len();
@@ -354,11 +354,11 @@ fn report_search_effort(agents: &mut [AgentBench], positions: &[DecisionPosition
     }
 
     let find = |name: &str| passes.iter().find(|(n, _)| *n == name).map(|(_, pass)| pass);
-    let (Some(on), Some(off)) = (find("strong"), find("strong-no-star1")) else { return };
-    eprintln!("strong agent, Star1 on vs off, per position:");
+    let (Some(on), Some(off)) = (find("strong"), find("strong-no-table")) else { return };
+    eprintln!("strong agent, chance table on vs off, per position:");
     eprintln!(
         "  {:>5} {:>5} {:>12} {:>12} {:>12} {:>12} {:>10} {:>9} {:>9}  same move",
-        "move", "depth", "nodes on", "nodes off", "leaves on", "leaves off", "chance cut", "ms on", "ms off"
+        "move", "depth", "nodes on", "nodes off", "leaves on", "leaves off", "table hits", "ms on", "ms off"
     );
     let config = strong_config();
     for ((p, (a, ta)), (b, tb)) in positions.iter().zip(on).zip(off) {
@@ -370,7 +370,7 @@ fn report_search_effort(agents: &mut [AgentBench], positions: &[DecisionPosition
             b.stats.nodes,
             a.stats.leaves,
             b.stats.leaves,
-            a.stats.chance_cutoffs,
+            a.stats.tt_hits,
             ta.as_secs_f64() * 1e3,
             tb.as_secs_f64() * 1e3,
             if a.direction == b.direction { "yes" } else { "no" },
@@ -379,11 +379,11 @@ fn report_search_effort(agents: &mut [AgentBench], positions: &[DecisionPosition
     let ((a, ta), (b, tb)) = (totals(on), totals(off));
     let saving = |with: u64, without: u64| 100.0 * (1.0 - with as f64 / without.max(1) as f64);
     eprintln!(
-        "  Star1 saves {:.1}% of the nodes, {:.1}% of the leaves and {:.1}% of the time ({} chance cut-offs in all)",
+        "  the table saves {:.1}% of the nodes, {:.1}% of the leaves and {:.1}% of the time ({} table hits in all)",
         saving(a.nodes, b.nodes),
         saving(a.leaves, b.leaves),
         100.0 * (1.0 - ta.as_secs_f64() / tb.as_secs_f64().max(f64::MIN_POSITIVE)),
-        a.chance_cutoffs,
+        a.tt_hits,
     );
 }
 

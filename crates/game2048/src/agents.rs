@@ -3,9 +3,12 @@
 
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
+use std::sync::Mutex;
+
+use search_core::expectimax::{self, ChanceTables, Reuse};
 use search_core::{
     CutoffContext, CutoffPolicy, DepthCount, Horizon, NoTable, PartialCut, ProbabilityCutoff, SearchResult,
-    SearchStats, TranspositionTable, alphabeta, parallel,
+    SearchStats, alphabeta,
 };
 
 use crate::board::{Board, Direction};
@@ -285,13 +288,11 @@ pub struct StrongConfig {
     /// A cap on the depth in player moves.
     pub max_depth: u32,
     /// Root moves searched in parallel on this many threads (`0`: rayon's default pool, `1`:
-    /// serial).
+    /// serial). Each root move has its own table, so every setting gives the serial result.
     pub threads: usize,
-    /// Transposition-table slots (a power of two; 24 bytes each). The table is cleared before each
-    /// decision, as nneonneo's program starts each move with a fresh one.
+    /// Slots of each root move's table of chance values (a power of two; 24 bytes each; 0 for
+    /// none). Each root move starts with an empty one, as in nneonneo's program.
     pub table_slots: usize,
-    /// Prune chance nodes with Star1, using the heuristic's bounds.
-    pub star1: bool,
     /// The probability of a 4 the search assumes.
     pub four_probability: f64,
 }
@@ -304,8 +305,7 @@ impl Default for StrongConfig {
             depth_offset: 2,
             max_depth: 12,
             threads: 1,
-            table_slots: 1 << 18,
-            star1: true,
+            table_slots: 1 << 16,
             four_probability: 0.1,
         }
     }
@@ -320,15 +320,16 @@ impl StrongConfig {
 }
 
 /// A strong expectimax in the class of the strongest public hand-written 2048 programs: a
-/// probability cut-off, a transposition table, a depth chosen from the number of distinct tiles,
-/// parallel root moves on rayon, a loss penalty (lost positions score below every board), and
-/// Star1 at chance nodes.
+/// probability cut-off, a table of chance values, a depth chosen from the number of distinct
+/// tiles, parallel root moves on rayon and a loss penalty (lost positions score below every
+/// board). It runs [`search_core::expectimax`], nneonneo/2048-ai's search: at its settings
+/// ([`StrongConfig::default`]) it picks the same moves.
 #[derive(Debug)]
 pub struct Strong<H> {
     /// The settings.
     pub config: StrongConfig,
     eval: Evaluation<H>,
-    table: TranspositionTable<f64>,
+    tables: Mutex<ChanceTables>,
     pool: Option<rayon::ThreadPool>,
 }
 
@@ -338,15 +339,14 @@ impl<H: Heuristic> Strong<H> {
         let pool = (config.threads > 1)
             .then(|| rayon::ThreadPoolBuilder::new().num_threads(config.threads).build().ok())
             .flatten();
-        Strong {
-            config,
-            eval: Evaluation::new(heuristic),
-            table: TranspositionTable::with_capacity(config.table_slots),
-            pool,
-        }
+        let tables = match config.table_slots {
+            0 => ChanceTables::none(),
+            slots => ChanceTables::with_capacity(slots),
+        };
+        Strong { config, eval: Evaluation::new(heuristic), tables: Mutex::new(tables), pool }
     }
 
-    /// The full search result for `board` (value, move, principal variation, statistics).
+    /// The full search result for `board` (value, move, statistics).
     pub fn search(&self, board: Board) -> SearchResult<Action, f64> {
         let depth = self.config.depth_for(board);
         let horizon = Horizon {
@@ -354,25 +354,22 @@ impl<H: Heuristic> Strong<H> {
             count: DepthCount::Moves,
             cutoff: ProbabilityCutoff { threshold: self.config.probability_cutoff },
         };
-        let search = alphabeta::Config {
-            star1: self.config.star1,
-            killers: false,
-            history: false,
-            ..alphabeta::Config::depth(depth)
-        }
-        .with_horizon(horizon);
+        let config =
+            expectimax::Config { horizon, reuse: Reuse::Deeper, threads: self.config.threads.max(1) };
         let game = Game2048::chance(self.config.four_probability);
         let root = Position::slide(board);
-        self.table.clear();
-        let run = || {
-            parallel::search(&game, &self.eval, &root, &parallel::Config { search, threads: 0 }, &self.table)
+        // A poisoned lock only means another thread panicked mid-search; the tables hold no
+        // invariant a new search relies on (each root move starts a new generation).
+        let mut guard = self.tables.lock().unwrap_or_else(|e| e.into_inner());
+        let tables: &mut ChanceTables = &mut guard;
+        let run = |tables: &mut ChanceTables| {
+            let config = expectimax::Config { threads: usize::MAX, ..config };
+            expectimax::search(&game, &self.eval, &root, &config, tables)
         };
         match &self.pool {
-            Some(pool) => pool.install(run),
-            None if self.config.threads == 1 => {
-                alphabeta::search(&game, &self.eval, &root, &search, &self.table)
-            }
-            None => run(),
+            Some(pool) => pool.install(|| run(tables)),
+            None if self.config.threads == 0 => run(tables),
+            None => expectimax::search(&game, &self.eval, &root, &config, tables),
         }
     }
 }
@@ -496,8 +493,7 @@ mod tests {
         let serial = Strong::new(config, Sum).search(board);
         let parallel = Strong::new(StrongConfig { threads: 2, ..config }, Sum).search(board);
         assert_eq!((serial.value, serial.best_move), (parallel.value, parallel.best_move));
-        let no_star1 = Strong::new(StrongConfig { star1: false, ..config }, Sum).search(board);
-        assert!((no_star1.value - serial.value).abs() <= 1e-9 * serial.value.abs());
+        assert_eq!(serial.stats.nodes, parallel.stats.nodes);
     }
 
     #[test]

@@ -172,6 +172,7 @@ impl Board {
     }
 
     /// The board mirrored in its main diagonal: cell `(r, c)` goes to `(c, r)`.
+    #[inline]
     pub fn transpose(self) -> Self {
         let x = self.0;
         let a1 = x & 0xF0F0_0F0F_F0F0_0F0F;
@@ -198,6 +199,21 @@ impl Board {
             }
         }
         mask
+    }
+
+    /// A bit at the lowest bit of every non-empty cell's nibble.
+    #[inline]
+    fn occupied_bits(self) -> u64 {
+        let mut x = self.0;
+        x |= x >> 2;
+        x |= x >> 1;
+        x & 0x1111_1111_1111_1111
+    }
+
+    /// Whether some cell is empty (cheaper than counting them: no population count).
+    #[inline]
+    pub fn has_empty(self) -> bool {
+        self.occupied_bits() != 0x1111_1111_1111_1111
     }
 
     /// The number of empty cells.
@@ -237,28 +253,92 @@ impl Board {
     /// merge score, or [`TileOverflow`] if two 32768 tiles would merge.
     pub fn slide(self, direction: Direction) -> Result<Slide, TileOverflow> {
         let t = tables();
-        // Up and down are left and right on the transposed board.
-        let (lines, table) = match direction {
-            Direction::Left => (self, &t.left),
-            Direction::Right => (self, &t.right),
-            Direction::Up => (self.transpose(), &t.left),
-            Direction::Down => (self.transpose(), &t.right),
+        // Up and down are left and right on the transposed board: its rows are our columns.
+        let lines = match direction {
+            Direction::Left | Direction::Right => self,
+            Direction::Up | Direction::Down => self.transpose(),
         };
-        let mut out = 0u64;
         let mut score = 0u32;
         for r in 0..4 {
-            let line = lines.row(r) as usize;
+            let line = usize::from(lines.row(r));
             if t.overflow[line] {
                 return Err(TileOverflow { direction });
             }
-            out |= u64::from(table[line]) << (16 * r);
             score += t.score[line];
         }
         let board = match direction {
-            Direction::Left | Direction::Right => Board(out),
-            Direction::Up | Direction::Down => Board(out).transpose(),
+            Direction::Left => Board(t.rows(&t.left, lines.0)),
+            Direction::Right => Board(t.rows(&t.right, lines.0)),
+            Direction::Up => Board(t.rows(&t.left, lines.0)).transpose(),
+            Direction::Down => Board(t.rows(&t.right, lines.0)).transpose(),
         };
         Ok(Slide { board, score })
+    }
+
+    /// The board after sliding towards `direction`, if that is a legal move (it changes the
+    /// board and merges no two 32768s), without the merge score.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use game2048::{Board, Direction};
+    ///
+    /// let board: Board = "2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+    /// assert_eq!(board.after(Direction::Left), Some("4 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap()));
+    /// assert_eq!(board.after(Direction::Up), None);
+    /// ```
+    #[inline]
+    pub fn after(self, direction: Direction) -> Option<Board> {
+        if self.has_max_rank() {
+            return self.after_checked(direction);
+        }
+        let t = tables();
+        let board = match direction {
+            Direction::Left => Board(t.rows(&t.left, self.0)),
+            Direction::Right => Board(t.rows(&t.right, self.0)),
+            Direction::Up => Board(t.rows(&t.left, self.transpose().0)).transpose(),
+            Direction::Down => Board(t.rows(&t.right, self.transpose().0)).transpose(),
+        };
+        (board != self).then_some(board)
+    }
+
+    /// [`Board::after`] for all four directions, in [`Direction::ALL`] order: what a search
+    /// needs at every node, with the board transposed once.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use game2048::{Board, Direction};
+    ///
+    /// let board: Board = "2 0 0 0/2 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+    /// let afters = board.afters();
+    /// for (i, d) in Direction::ALL.into_iter().enumerate() {
+    ///     assert_eq!(afters[i], board.after(d));
+    /// }
+    /// assert_eq!(afters[2], None); // left changes nothing
+    /// ```
+    #[inline]
+    pub fn afters(self) -> [Option<Board>; 4] {
+        if self.has_max_rank() {
+            return Direction::ALL.map(|d| self.after_checked(d));
+        }
+        let t = tables();
+        let transposed = self.transpose().0;
+        let legal = |raw: u64| (raw != self.0).then_some(Board(raw));
+        [
+            legal(Board(t.rows(&t.left, transposed)).transpose().0),
+            legal(Board(t.rows(&t.right, transposed)).transpose().0),
+            legal(t.rows(&t.left, self.0)),
+            legal(t.rows(&t.right, self.0)),
+        ]
+    }
+
+    /// [`Board::after`] through [`Board::slide`], which refuses an overflowing merge: the rare
+    /// path for boards with a 32768.
+    #[cold]
+    #[inline(never)]
+    fn after_checked(self, direction: Direction) -> Option<Board> {
+        self.play(direction).map(|s| s.board)
     }
 
     /// The board after sliding towards `direction`, if that changes it and needs no overflowing
@@ -269,28 +349,26 @@ impl Board {
 
     /// The legal directions in canonical order.
     pub fn legal_moves(self) -> impl Iterator<Item = Direction> {
-        Direction::ALL.into_iter().filter(move |&d| self.play(d).is_some())
+        Direction::ALL.into_iter().filter(move |&d| self.after(d).is_some())
     }
 
     /// Whether no direction is a legal move.
+    #[inline]
     pub fn is_terminal(self) -> bool {
         // Fast path for boards without a 32768 (where refused merges cannot occur): a board
         // with tiles and an empty cell always has a move, and a full one has one exactly when
         // two neighbours are equal.
         if !self.has_max_rank() {
-            let empty = self.empty_count();
-            if empty == 16 {
+            if self.0 == 0 {
                 return true;
             }
-            if empty > 0 {
-                return false;
-            }
-            return !self.has_equal_neighbours();
+            return !self.has_empty() && !self.has_equal_neighbours();
         }
         self.legal_moves().next().is_none()
     }
 
     /// Whether some cell holds a 32768 (rank 15, all four bits of its nibble set).
+    #[inline]
     fn has_max_rank(self) -> bool {
         let x = self.0;
         x & (x >> 1) & (x >> 2) & (x >> 3) & 0x1111_1111_1111_1111 != 0
@@ -386,39 +464,56 @@ fn pack(line: [u8; 4]) -> u16 {
     line.iter().enumerate().fold(0, |acc, (i, &r)| acc | (u16::from(r) << (4 * i)))
 }
 
-/// Move tables over all 65,536 lines, built once per process.
+const LINES: usize = 1 << 16;
+
+/// Move tables over all 65,536 lines, built once per process. Arrays of exactly 65,536 entries,
+/// so that indexing by a `u16` needs no bounds check; boxed, so that building them never puts
+/// megabytes on a thread's stack. Up and down slide the rows of the transposed board: two tables
+/// of `u16` (256 KiB) leave more of the cache to the search than column tables of `u64` would.
 struct Tables {
-    left: Vec<u16>,
-    right: Vec<u16>,
+    /// A row slid left (towards column 0).
+    left: Box<[u16; LINES]>,
+    /// A row slid right.
+    right: Box<[u16; LINES]>,
     /// The merge score of a line; the same in both directions (runs of equal tiles pair up the
     /// same number of times from either end).
-    score: Vec<u32>,
-    overflow: Vec<bool>,
+    score: Box<[u32; LINES]>,
+    overflow: Box<[bool; LINES]>,
+}
+
+impl Tables {
+    /// The four rows of `raw` each replaced by its entry in `table`.
+    #[inline(always)]
+    fn rows(&self, table: &[u16; LINES], raw: u64) -> u64 {
+        let line = |r: u32| usize::from((raw >> (16 * r)) as u16);
+        (0..4).fold(0, |acc, r| acc | u64::from(table[line(r)]) << (16 * r))
+    }
+}
+
+/// A zeroed array built on the heap.
+fn boxed<T: Copy + Default, const N: usize>() -> Box<[T; N]> {
+    vec![T::default(); N].into_boxed_slice().try_into().unwrap_or_else(|_| unreachable!("the length is N"))
 }
 
 fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
-        let mut t = Tables {
-            left: vec![0; 1 << 16],
-            right: vec![0; 1 << 16],
-            score: vec![0; 1 << 16],
-            overflow: vec![false; 1 << 16],
-        };
+        let (mut left, mut right) = (boxed::<u16, LINES>(), boxed::<u16, LINES>());
+        let (mut score, mut overflow) = (boxed::<u32, LINES>(), boxed::<bool, LINES>());
         for line in 0..=u16::MAX {
             let ranks = unpack(line);
-            let (left, score, overflow) = slide_line(ranks);
+            let (slid_left, line_score, line_overflow) = slide_line(ranks);
             let mut reversed = ranks;
             reversed.reverse();
-            let (mut right, _, _) = slide_line(reversed);
-            right.reverse();
-            let i = line as usize;
-            t.left[i] = pack(left);
-            t.right[i] = pack(right);
-            t.score[i] = score;
-            t.overflow[i] = overflow;
+            let (mut slid_right, _, _) = slide_line(reversed);
+            slid_right.reverse();
+            let i = usize::from(line);
+            left[i] = pack(slid_left);
+            right[i] = pack(slid_right);
+            score[i] = line_score;
+            overflow[i] = line_overflow;
         }
-        t
+        Tables { left, right, score, overflow }
     })
 }
 

@@ -39,7 +39,7 @@
 //! | [`agents::Greedy`] | one ply: the best board after the move, before the spawn |
 //! | [`agents::SeedMinimax`] | the seed's alpha-beta against an adversary that places 2s and 4s |
 //! | [`agents::SeedExpectimax`] | the seed's expectimax with 0.9/n and 0.1/n chance nodes |
-//! | [`agents::Strong`] | probability cut-off, table, adaptive depth, parallel root, Star1 |
+//! | [`agents::Strong`] | nneonneo's expectimax: probability cut-off, chance table, adaptive depth, parallel root |
 //!
 //! The seed agents run as the original program did ([`agents::SeedConfig::original`]: depth
 //! counted in plies, partial pruning on), which is what its published results measured, or as

@@ -2,7 +2,7 @@
 //! either as chance (the real game) or as an adversary (the seed's minimax model).
 
 use rand::{Rng, RngExt};
-use search_core::{Game, GameHash, MoveList, OutcomeList, ToMove};
+use search_core::{Game, GameHash, MoveList, OutcomeList, SuccessorList, ToMove};
 
 use crate::board::{Board, Direction};
 
@@ -182,11 +182,12 @@ impl Game for Game2048 {
     type State = Position;
     type Move = Action;
 
+    #[inline]
     fn to_move(&self, position: &Position) -> ToMove {
         match position.turn {
             Turn::Slide if position.board.is_terminal() => ToMove::Terminal,
             Turn::Slide => ToMove::Player(0),
-            Turn::Spawn if position.board.empty_count() == 0 => ToMove::Terminal,
+            Turn::Spawn if !position.board.has_empty() => ToMove::Terminal,
             Turn::Spawn => match self.spawns {
                 Spawns::Chance => ToMove::Chance,
                 Spawns::Adversary => ToMove::Player(1),
@@ -233,6 +234,24 @@ impl Game for Game2048 {
             }
             Action::Spawn { cell, rank } => {
                 Position { board: position.board.with_rank(cell as usize, rank), turn: Turn::Slide }
+            }
+        }
+    }
+
+    fn successors(&self, position: &Position, successors: &mut SuccessorList<Action, Position>) {
+        match position.turn {
+            // A slide is legal when it changes the board: finding the legal ones computes them.
+            Turn::Slide => {
+                for (d, after) in Direction::ALL.into_iter().zip(position.board.afters()) {
+                    if let Some(board) = after {
+                        successors.push((Action::Slide(d), Position { board, turn: Turn::Spawn }));
+                    }
+                }
+            }
+            Turn::Spawn => {
+                let mut moves = MoveList::new();
+                self.moves(position, &mut moves);
+                successors.extend(moves.into_iter().map(|mv| (mv, self.play(position, mv))));
             }
         }
     }

@@ -188,6 +188,28 @@ proptest! {
         }
     }
 
+    /// The search's fast moves (`after`, `afters`, and the game's successors) are the legal
+    /// slides: the board `slide` gives when it changes and merges no two 32768s, else none.
+    #[test]
+    fn fast_moves_are_the_legal_slides(board in any_board()) {
+        let afters = board.afters();
+        let game = Game2048::chance(0.1);
+        let mut successors = search_core::SuccessorList::new();
+        game.successors(&Position::slide(board), &mut successors);
+        let mut moves = MoveList::new();
+        if !board.is_terminal() {
+            game.moves(&Position::slide(board), &mut moves);
+        }
+        prop_assert_eq!(successors.iter().map(|(m, _)| *m).collect::<Vec<_>>(), moves.to_vec());
+        for (i, d) in Direction::ALL.into_iter().enumerate() {
+            let expected = reference_slide(grid(board), d).map(|(g, _)| from_grid(g)).filter(|&b| b != board);
+            prop_assert_eq!(board.after(d), expected, "{} {}", board, d);
+            prop_assert_eq!(afters[i], expected, "{} {}", board, d);
+            let successor = successors.iter().find(|(m, _)| *m == Action::Slide(d)).map(|(_, p)| p.board);
+            prop_assert_eq!(successor, expected);
+        }
+    }
+
     /// Two 32768s that would meet in a line refuse both directions along it.
     #[test]
     fn two_32768s_never_merge((board, d) in board_with_two_32768s()) {
@@ -317,5 +339,38 @@ proptest! {
             prop_assert_eq!(board.to_string().parse::<Board>(), Ok(board));
         }
         let _ = text.parse::<Direction>();
+    }
+}
+
+/// The strong agent's search, without its table, is the plain expectimax oracle of search-core
+/// with the same horizon: same value, same move.
+#[test]
+fn strong_without_a_table_is_the_oracle() {
+    use game2048::Evaluation;
+    use game2048::agents::{Strong, StrongConfig};
+    use game2048::heuristics::LineTable;
+    use search_core::{DepthCount, Horizon, ProbabilityCutoff, minimax};
+
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(5);
+    let rules = Rules::default();
+    let config = StrongConfig { probability_cutoff: 0.02, table_slots: 0, ..StrongConfig::default() };
+    let strong = Strong::new(config, LineTable::default());
+    let mut board = rules.new_board(&mut rng);
+    for _ in 0..30 {
+        let found = strong.search(board);
+        let horizon = Horizon {
+            depth: config.depth_for(board),
+            count: DepthCount::Moves,
+            cutoff: ProbabilityCutoff { threshold: config.probability_cutoff },
+        };
+        let oracle = minimax::search(
+            &Game2048::chance(0.1),
+            &Evaluation::new(LineTable::default()),
+            &Position::slide(board),
+            &horizon,
+        );
+        assert_eq!((found.value, found.best_move), (oracle.value, oracle.best_move), "{board}");
+        let Some(Action::Slide(d)) = found.best_move else { panic!("no move on {board}") };
+        board = rules.spawn(board.after(d).unwrap(), &mut rng).unwrap();
     }
 }

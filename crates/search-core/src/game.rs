@@ -13,6 +13,9 @@ pub type MoveList<M> = SmallVec<[M; 32]>;
 /// A list of chance outcomes with their probabilities, reused per ply like [`MoveList`].
 pub type OutcomeList<M> = SmallVec<[(M, f64); 32]>;
 
+/// A list of moves with the states they lead to, reused per ply by [`crate::expectimax`].
+pub type SuccessorList<M, S> = SmallVec<[(M, S); 8]>;
+
 /// What happens at a state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ToMove {
@@ -93,6 +96,18 @@ pub trait Game {
 
     /// The state after `mv` (a move or a chance outcome) is applied to `state`.
     fn play(&self, state: &Self::State, mv: Self::Move) -> Self::State;
+
+    /// Appends every legal move at `state` with the state it leads to, in the order of
+    /// [`Game::moves`], under the same contract.
+    ///
+    /// The default plays each move [`Game::moves`] lists. Override it when finding the legal
+    /// moves already computes where they lead (a 2048 slide is legal when it changes the board),
+    /// so that searches which use it ([`crate::expectimax`]) do the work once.
+    fn successors(&self, state: &Self::State, successors: &mut SuccessorList<Self::Move, Self::State>) {
+        let mut moves = MoveList::new();
+        self.moves(state, &mut moves);
+        successors.extend(moves.into_iter().map(|mv| (mv, self.play(state, mv))));
+    }
 
     /// Reorders freshly generated moves, most promising first. Alpha-beta prunes more when the
     /// best move comes early; the default keeps generation order.

@@ -55,6 +55,14 @@ pub struct CutoffContext {
 pub trait CutoffPolicy<G: Game>: Sync {
     /// Whether the node `state` should be valued statically instead of searched.
     fn cut(&self, game: &G, state: &G::State, ctx: &CutoffContext) -> bool;
+
+    /// Whether [`CutoffPolicy::cut`] reads [`CutoffContext::width`]. A policy that does not
+    /// (return `false`) may be asked before the node's outcomes are generated, with `width` 0,
+    /// which saves generating them at every node it cuts ([`crate::expectimax`] does this).
+    /// The default, `true`, is always safe.
+    fn uses_width(&self) -> bool {
+        true
+    }
 }
 
 /// Never cuts: the search stops only at the depth limit and at terminal states. The default.
@@ -63,6 +71,10 @@ pub struct NoCutoff;
 
 impl<G: Game> CutoffPolicy<G> for NoCutoff {
     fn cut(&self, _: &G, _: &G::State, _: &CutoffContext) -> bool {
+        false
+    }
+
+    fn uses_width(&self) -> bool {
         false
     }
 }
@@ -80,6 +92,10 @@ pub struct ProbabilityCutoff {
 impl<G: Game> CutoffPolicy<G> for ProbabilityCutoff {
     fn cut(&self, _: &G, _: &G::State, ctx: &CutoffContext) -> bool {
         ctx.chance && ctx.path_probability < self.threshold
+    }
+
+    fn uses_width(&self) -> bool {
+        false
     }
 }
 

@@ -90,6 +90,7 @@
 pub mod alphabeta;
 mod engine;
 mod eval;
+pub mod expectimax;
 mod game;
 mod horizon;
 pub mod iterative;
@@ -106,7 +107,7 @@ mod zobrist;
 
 pub use alphabeta::SearchResult;
 pub use eval::Evaluator;
-pub use game::{Game, GameHash, MoveList, OutcomeList, Player, ToMove};
+pub use game::{Game, GameHash, MoveList, OutcomeList, Player, SuccessorList, ToMove};
 pub use horizon::{
     CutoffContext, CutoffPolicy, DepthCount, Horizon, NoCutoff, PartialCut, ProbabilityCutoff,
 };

@@ -7,6 +7,7 @@
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
+use search_core::expectimax::{self, ChanceTables, Reuse};
 use search_core::tree::{NodeId, Shape, Tree, TreeEval};
 use search_core::{
     DepthCount, Evaluator, Game, Horizon, NoTable, PartialCut, ProbabilityCutoff, TranspositionTable, Value,
@@ -287,5 +288,71 @@ impl Evaluator<Shuffled<'_>> for ShuffledEval {
     }
     fn bounds(&self) -> Option<(f64, f64)> {
         self.0.bounds()
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    /// Expectimax without a table is the oracle, value and move, whatever the horizon: depth
+    /// in moves or plies, partial cuts, probability cut-offs (asked before the outcomes are
+    /// generated), one or two players, probabilities exact or not.
+    #[test]
+    fn expectimax_equals_the_oracle(seed: u64, depth in 1u32..=6, b in 1usize..=4, two_players: bool, dyadic: bool, plies: bool, min_width in 1usize..=4, max_remaining in 0u32..=3, threshold in 0.0f64..0.6) {
+        let (tree, root) = tree(seed, &with_chance(depth, b, two_players, dyadic));
+        let eval = TreeEval::<f64>::new();
+        let count = if plies { DepthCount::Plies } else { DepthCount::Moves };
+        let mut none = ChanceTables::none();
+
+        let partial = Horizon { depth, count, cutoff: PartialCut { min_width, max_remaining } };
+        let oracle = minimax::search(&tree, &eval, &root, &partial);
+        let config = expectimax::Config { horizon: partial, reuse: Reuse::Deeper, threads: 1 };
+        let found = expectimax::search(&tree, &eval, &root, &config, &mut none);
+        prop_assert_eq!((found.value, found.best_move), (oracle.value, oracle.best_move));
+
+        let cut = Horizon { depth, count, cutoff: ProbabilityCutoff { threshold } };
+        let oracle = minimax::search(&tree, &eval, &root, &cut);
+        let config = expectimax::Config { horizon: cut, reuse: Reuse::Deeper, threads: 1 };
+        let found = expectimax::search(&tree, &eval, &root, &config, &mut none);
+        prop_assert_eq!((found.value, found.best_move), (oracle.value, oracle.best_move));
+        prop_assert_eq!(found.stats.policy_cutoffs, oracle.stats.policy_cutoffs);
+    }
+
+    /// With a table that reuses only values found with the same depth left, a DAG's
+    /// transpositions give the oracle's value and move: without a probability cut-off a chance
+    /// node's value depends only on the node and the depth left.
+    #[test]
+    fn expectimax_table_on_transpositions(seed: u64, depth in 2u32..=7, b in 2usize..=4, width in 2usize..=6, plies: bool, min_width in 1usize..=4, max_remaining in 0u32..=3) {
+        let shape = Shape { layer_width: Some(width), ..with_chance(depth, b, true, true) };
+        let (tree, root) = tree(seed, &shape);
+        let eval = TreeEval::<f64>::new();
+        let count = if plies { DepthCount::Plies } else { DepthCount::Moves };
+        let horizon = Horizon { depth, count, cutoff: PartialCut { min_width, max_remaining } };
+        let oracle = minimax::search(&tree, &eval, &root, &horizon);
+        let mut tables = ChanceTables::with_capacity(1 << 6);
+        let config = expectimax::Config { horizon, reuse: Reuse::SameDepth, threads: 1 };
+        // Twice with the same tables: a new search must not see the last one's entries.
+        for _ in 0..2 {
+            let found = expectimax::search(&tree, &eval, &root, &config, &mut tables);
+            prop_assert_eq!((found.value, found.best_move), (oracle.value, oracle.best_move));
+        }
+    }
+
+    /// Root moves on several threads give the serial search exactly (value, move and node
+    /// count), tables and probability cut-offs included: each root move has its own table.
+    #[test]
+    fn expectimax_parallel_equals_serial(seed: u64, depth in 1u32..=6, b in 2usize..=4, width in 2usize..=6, threshold in 0.0f64..0.3) {
+        let shape = Shape { layer_width: Some(width), ..with_chance(depth, b, true, false) };
+        let (tree, root) = tree(seed, &shape);
+        let eval = TreeEval::<f64>::new();
+        let horizon = Horizon { depth, count: DepthCount::Moves, cutoff: ProbabilityCutoff { threshold } };
+        let serial_config = expectimax::Config { horizon, reuse: Reuse::Deeper, threads: 1 };
+        let serial = expectimax::search(&tree, &eval, &root, &serial_config, &mut ChanceTables::with_capacity(1 << 5));
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
+        let config = expectimax::Config { threads: 2, ..serial_config };
+        let mut tables = ChanceTables::with_capacity(1 << 5);
+        let found = pool.install(|| expectimax::search(&tree, &eval, &root, &config, &mut tables));
+        prop_assert_eq!((found.value, found.best_move), (serial.value, serial.best_move));
+        prop_assert_eq!(found.stats.nodes, serial.stats.nodes);
     }
 }

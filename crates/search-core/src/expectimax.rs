@@ -1,0 +1,426 @@
+//! Expectimax without windows: a probability cut-off and a table at chance nodes, the search the
+//! strongest hand-written 2048 programs run, for any game with chance nodes.
+//!
+//! Every node is searched with nothing but its depth and path probability: the player to move at
+//! the root takes the largest child value, every other player the smallest, a chance node the
+//! probability-weighted mean. Without a table the result equals [`crate::minimax::search`] with
+//! the same horizon to the last bit (the sums are formed in the same order). What makes it fast
+//! is what it leaves out next to [`crate::alphabeta`]: no windows, no principal variation below
+//! the root, no move ordering, and a chance node the cut-off turns into a leaf costs one
+//! evaluation: with a policy that does not look at the node's width
+//! ([`CutoffPolicy::uses_width`]) it is asked before the outcomes are generated or the table is
+//! probed.
+//!
+//! The table ([`ChanceTable`]) stores the values of expanded chance nodes. Each root move starts
+//! with an empty one (a new generation; nothing is cleared), so root moves do not depend on each
+//! other, and searching them on several threads ([`Config::threads`]) gives the serial result
+//! exactly. With [`Reuse::Deeper`] a value found with at least the depth left is reused, whatever
+//! the path probability it was found with (nneonneo/2048-ai's rule: values then depend on the
+//! order of the search, but each costs one lookup); with [`Reuse::SameDepth`] only a value found
+//! with exactly the depth left, which keeps the oracle's result when the cut-off depends only on
+//! depth.
+
+use rayon::prelude::*;
+
+use crate::alphabeta::SearchResult;
+use crate::eval::Evaluator;
+use crate::game::{Game, GameHash, OutcomeList, Player, SuccessorList, ToMove};
+use crate::horizon::{CutoffContext, CutoffPolicy, Horizon, NoCutoff};
+use crate::limits::{Clock, WallClock};
+use crate::stats::SearchStats;
+use crate::value::{Value, checked};
+
+/// Which stored chance values a search may reuse.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Reuse {
+    /// A value found with at least the depth now left (nneonneo/2048-ai's rule). The default.
+    #[default]
+    Deeper,
+    /// Only a value found with exactly the depth now left.
+    SameDepth,
+}
+
+/// Settings of an expectimax search.
+///
+/// # Examples
+///
+/// ```
+/// use search_core::expectimax::{self, Reuse};
+/// use search_core::{DepthCount, Horizon, ProbabilityCutoff};
+///
+/// // nneonneo/2048-ai's search at depth 5 (in player moves), one thread.
+/// let config = expectimax::Config {
+///     horizon: Horizon { depth: 5, count: DepthCount::Moves, cutoff: ProbabilityCutoff { threshold: 1e-4 } },
+///     reuse: Reuse::Deeper,
+///     threads: 1,
+/// };
+/// assert_eq!(config.horizon.depth, 5);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Config<C = NoCutoff> {
+    /// Where the search stops.
+    pub horizon: Horizon<C>,
+    /// Which table values are reused.
+    pub reuse: Reuse,
+    /// Root moves searched in parallel on the current rayon pool when above 1; each uses its own
+    /// table, so the result is the serial one.
+    pub threads: usize,
+}
+
+impl Default for Config<NoCutoff> {
+    fn default() -> Self {
+        Config { horizon: Horizon::depth(1), reuse: Reuse::Deeper, threads: 1 }
+    }
+}
+
+/// One stored chance value: the state's key, the value's bits, and the depth and generation it
+/// was found with.
+#[derive(Clone, Copy, Debug, Default)]
+struct Slot {
+    key: u64,
+    value: u64,
+    depth: u32,
+    generation: u32,
+}
+
+/// A table of chance-node values for [`search`], direct-mapped on the state's hash and owned by
+/// one thread at a time (no atomics).
+///
+/// Starting a root move bumps its generation rather than clearing it, so reusing one table over
+/// many searches costs nothing per search. A search with `threads > 1` uses one table per root
+/// move, created the first time it needs them.
+///
+/// # Examples
+///
+/// ```
+/// use search_core::expectimax::ChanceTables;
+///
+/// let tables = ChanceTables::with_capacity(1 << 16);
+/// assert_eq!(tables.capacity(), 1 << 16);
+/// assert_eq!(ChanceTables::none().capacity(), 0);
+/// ```
+#[derive(Clone, Debug)]
+pub struct ChanceTables {
+    capacity: usize,
+    tables: Vec<ChanceTable>,
+}
+
+#[derive(Clone, Debug)]
+struct ChanceTable {
+    slots: Vec<Slot>,
+    generation: u32,
+}
+
+impl ChanceTable {
+    fn new(capacity: usize) -> Self {
+        ChanceTable { slots: vec![Slot::default(); capacity], generation: 0 }
+    }
+
+    /// Forgets every entry: a new generation, or a real clear when the counter wraps.
+    fn reset(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.slots.fill(Slot::default());
+            self.generation = 1;
+        }
+    }
+
+    fn probe(&self, key: u64) -> Option<&Slot> {
+        let slot = self.slots.get(key as usize & (self.slots.len().wrapping_sub(1)))?;
+        (slot.generation == self.generation && slot.key == key).then_some(slot)
+    }
+
+    fn store(&mut self, key: u64, value: u64, depth: u32) {
+        let mask = self.slots.len().wrapping_sub(1);
+        let generation = self.generation;
+        if let Some(slot) = self.slots.get_mut(key as usize & mask) {
+            *slot = Slot { key, value, depth, generation };
+        }
+    }
+}
+
+impl ChanceTables {
+    /// Tables of `capacity` entries each (rounded up to a power of two; 24 bytes an entry).
+    pub fn with_capacity(capacity: usize) -> Self {
+        ChanceTables { capacity: capacity.max(1).next_power_of_two(), tables: Vec::new() }
+    }
+
+    /// No table: every chance node is searched.
+    pub fn none() -> Self {
+        ChanceTables { capacity: 0, tables: Vec::new() }
+    }
+
+    /// Entries per table (0 for [`ChanceTables::none`]).
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// The first `n` tables, created if missing, each emptied.
+    fn take(&mut self, n: usize) -> &mut [ChanceTable] {
+        while self.tables.len() < n {
+            self.tables.push(ChanceTable::new(self.capacity));
+        }
+        let tables = &mut self.tables[..n];
+        tables.iter_mut().for_each(ChanceTable::reset);
+        tables
+    }
+}
+
+/// The expectimax value of `state` to the configured horizon and its best move (the first of the
+/// best in the game's order).
+///
+/// The player to move at the root (player 0 at a chance root) maximises; the result's `pv` holds
+/// the best move alone.
+///
+/// # Examples
+///
+/// A chance node worth `0.5·4 + 0.5·0 = 2` against a sure 1:
+///
+/// ```
+/// use search_core::expectimax::{self, ChanceTables};
+/// use search_core::tree::{Tree, TreeEval};
+/// use search_core::{minimax, Horizon};
+///
+/// let mut tree = Tree::new();
+/// let (four, zero, one) = (tree.leaf(4), tree.leaf(0), tree.leaf(1));
+/// let gamble = tree.chance(vec![(four, 0.5), (zero, 0.5)], 0);
+/// let root = tree.max(vec![one, gamble], 0);
+/// let config = expectimax::Config { horizon: Horizon::depth(2), ..expectimax::Config::default() };
+/// let eval = TreeEval::<f64>::new();
+/// let result = expectimax::search(&tree, &eval, &root, &config, &mut ChanceTables::with_capacity(64));
+/// assert_eq!((result.value, result.best_move), (2.0, Some(1)));
+/// let oracle = minimax::search(&tree, &eval, &root, &config.horizon);
+/// assert_eq!(result.value, oracle.value);
+/// ```
+pub fn search<G, E, C>(
+    game: &G,
+    eval: &E,
+    state: &G::State,
+    config: &Config<C>,
+    tables: &mut ChanceTables,
+) -> SearchResult<G::Move, E::Value>
+where
+    G: GameHash + Sync,
+    G::State: Send + Sync,
+    G::Move: Send + Sync,
+    E: Evaluator<G> + Sync,
+    C: CutoffPolicy<G>,
+{
+    let clock = WallClock::start();
+    let maximizer = crate::engine::maximizer(game, state);
+    let depth = config.horizon.depth;
+    let new_run =
+        || Run { game, eval, config, maximizer, stats: SearchStats::default(), buffers: Vec::new() };
+    let mut root_successors = SuccessorList::new();
+    let is_player_root = matches!(game.to_move(state), ToMove::Player(_)) && depth > 0;
+    if is_player_root {
+        game.successors(state, &mut root_successors);
+    }
+    let child_depth = config.horizon.child_depth(depth, false);
+    let (value, best_move, stats) = if root_successors.is_empty() {
+        let table = tables.take(usize::from(tables.capacity > 0)).first_mut();
+        let mut run = new_run();
+        let value = run.value(state, depth, 0, 1.0, table);
+        (value, None, run.stats)
+    } else {
+        let n = root_successors.len();
+        let with_table = tables.capacity > 0;
+        let values: Vec<(E::Value, SearchStats)> = if config.threads > 1 && n > 1 {
+            let slots: Vec<Option<&mut ChanceTable>> = if with_table {
+                tables.take(n).iter_mut().map(Some).collect()
+            } else {
+                (0..n).map(|_| None).collect()
+            };
+            root_successors
+                .par_iter()
+                .zip(slots)
+                .map(|((_, child), table)| {
+                    let mut run = new_run();
+                    let v = run.value(child, child_depth, 1, 1.0, table);
+                    (v, run.stats)
+                })
+                .collect()
+        } else {
+            let mut table = tables.take(usize::from(with_table)).first_mut();
+            root_successors
+                .iter()
+                .map(|(_, child)| {
+                    // Each root move starts with an empty table, as on several threads.
+                    if let Some(t) = table.as_deref_mut() {
+                        t.reset();
+                    }
+                    let mut run = new_run();
+                    let v = run.value(child, child_depth, 1, 1.0, table.as_deref_mut());
+                    (v, run.stats)
+                })
+                .collect()
+        };
+        let mut stats = SearchStats { nodes: 1, ..SearchStats::default() };
+        let mut best: Option<(G::Move, E::Value)> = None;
+        for ((mv, _), (v, s)) in root_successors.iter().zip(values) {
+            stats += s;
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((*mv, v));
+            }
+        }
+        let (mv, v) = best.expect("a player root with successors has a best move");
+        (v, Some(mv), stats)
+    };
+    let stats = SearchStats { depth_reached: depth, elapsed: clock.elapsed(), ..stats };
+    SearchResult { value, best_move, pv: best_move.into_iter().collect(), stats }
+}
+
+/// One ply's lists: a player node's successors, a chance node's outcomes.
+type PlyBuffers<G> =
+    (SuccessorList<<G as Game>::Move, <G as Game>::State>, OutcomeList<<G as Game>::Move>);
+
+/// One root move's search: the settings, its statistics and its per-ply buffers.
+struct Run<'a, G: Game, E, C> {
+    game: &'a G,
+    eval: &'a E,
+    config: &'a Config<C>,
+    maximizer: Player,
+    stats: SearchStats,
+    buffers: Vec<PlyBuffers<G>>,
+}
+
+impl<G, E, C> Run<'_, G, E, C>
+where
+    G: GameHash,
+    E: Evaluator<G>,
+    C: CutoffPolicy<G>,
+{
+    fn leaf(&mut self, state: &G::State) -> E::Value {
+        self.stats.leaves += 1;
+        checked(self.eval.evaluate(self.game, state, self.maximizer))
+    }
+
+    fn cut(
+        &mut self,
+        state: &G::State,
+        remaining: u32,
+        width: usize,
+        prob: f64,
+        ply: u32,
+        chance: bool,
+    ) -> bool {
+        let ctx = CutoffContext { remaining, width, path_probability: prob, ply, chance };
+        self.config.horizon.cuts(self.game, state, ctx, &mut self.stats)
+    }
+
+    /// The value of `state` with `depth` left, `ply` below the root, reached with path
+    /// probability `prob`; `table` is this root move's, when there is one.
+    ///
+    /// Most nodes are leaves, so the tests that make one are inlined into the parent's loop and
+    /// only a node that is expanded pays for a call.
+    #[inline(always)]
+    fn value(
+        &mut self,
+        state: &G::State,
+        depth: u32,
+        ply: u32,
+        prob: f64,
+        table: Option<&mut ChanceTable>,
+    ) -> E::Value {
+        self.stats.nodes += 1;
+        let kind = self.game.to_move(state);
+        if kind == ToMove::Terminal {
+            self.stats.leaves += 1;
+            return checked(self.eval.terminal(self.game, state, self.maximizer, ply));
+        }
+        if depth == 0 {
+            return self.leaf(state);
+        }
+        if kind == ToMove::Chance
+            && !self.config.horizon.cutoff.uses_width()
+            && self.cut(state, self.config.horizon.child_depth(depth, true), 0, prob, ply, true)
+        {
+            return self.leaf(state);
+        }
+        self.expand(state, kind, depth, ply, prob, table)
+    }
+
+    /// [`Run::value`] of a node that is neither terminal nor at the horizon, nor cut before
+    /// its outcomes are generated.
+    #[inline(never)]
+    fn expand(
+        &mut self,
+        state: &G::State,
+        kind: ToMove,
+        depth: u32,
+        ply: u32,
+        prob: f64,
+        table: Option<&mut ChanceTable>,
+    ) -> E::Value {
+        let p = ply as usize;
+        if self.buffers.len() <= p {
+            self.buffers.resize_with(p + 1, Default::default);
+        }
+        match kind {
+            ToMove::Chance => {
+                let child_depth = self.config.horizon.child_depth(depth, true);
+                let early = !self.config.horizon.cutoff.uses_width();
+                let mut table = table;
+                let key = match &table {
+                    Some(t) => {
+                        let key = self.game.hash(state);
+                        self.stats.tt_probes += 1;
+                        if let Some(slot) = t.probe(key) {
+                            let reuse = match self.config.reuse {
+                                Reuse::Deeper => slot.depth >= depth,
+                                Reuse::SameDepth => slot.depth == depth,
+                            };
+                            if reuse {
+                                self.stats.tt_hits += 1;
+                                self.stats.tt_cutoffs += 1;
+                                return E::Value::from_bits(slot.value);
+                            }
+                        }
+                        key
+                    }
+                    None => 0,
+                };
+                // The ply's buffers stay in place (moving an inline list costs a copy of all of
+                // it); deeper plies only touch later buffers, so indexing each time is safe.
+                self.buffers[p].1.clear();
+                self.game.outcomes(state, &mut self.buffers[p].1);
+                let width = self.buffers[p].1.len();
+                if !early && self.cut(state, child_depth, width, prob, ply, true) {
+                    return self.leaf(state);
+                }
+                let mut sum = 0.0;
+                for i in 0..width {
+                    let (mv, q) = self.buffers[p].1[i];
+                    let child = self.game.play(state, mv);
+                    sum +=
+                        q * self.value(&child, child_depth, ply + 1, prob * q, table.as_deref_mut()).to_f64();
+                }
+                let value = E::Value::from_f64(sum);
+                if let Some(t) = table {
+                    t.store(key, value.to_bits(), depth);
+                }
+                value
+            }
+            _ => {
+                let is_max = kind == ToMove::Player(self.maximizer);
+                self.buffers[p].0.clear();
+                self.game.successors(state, &mut self.buffers[p].0);
+                let width = self.buffers[p].0.len();
+                let child_depth = self.config.horizon.child_depth(depth, false);
+                if width == 0 || !is_max && self.cut(state, child_depth, width, prob, ply, false) {
+                    return self.leaf(state);
+                }
+                let mut table = table;
+                let mut best = if is_max { E::Value::NEG_INFINITY } else { E::Value::INFINITY };
+                for i in 0..width {
+                    let child = self.buffers[p].0[i].1.clone();
+                    let v = self.value(&child, child_depth, ply + 1, prob, table.as_deref_mut());
+                    if (is_max && v > best) || (!is_max && v < best) {
+                        best = v;
+                    }
+                }
+                best
+            }
+        }
+    }
+}
