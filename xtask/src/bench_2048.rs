@@ -495,6 +495,27 @@ mod tests {
     }
 
     #[test]
+    fn runs_our_side_alone_and_refuses_a_bad_library() {
+        let dir = std::env::temp_dir().join(format!("bench-2048-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let boards = dir.join("boards.txt");
+        std::fs::write(&boards, "2 4 0 0/0 2 0 0/0 0 0 0/0 0 0 0\n4 0 0 0/2 0 0 0/0 0 0 0/0 0 0 2\n")
+            .unwrap();
+        let config = BenchConfig { boards, nneonneo: None, cprob: 0.05, repeat: 1, out: dir.join("out") };
+        let rows = run(&config).unwrap();
+        assert_eq!(rows.len(), 2);
+        assert!(rows.iter().all(|r| r.theirs_ms.is_none() && r.ours_ms >= 0.0));
+        let summary = std::fs::read_to_string(dir.join("out").join(SUMMARY_FILE)).unwrap();
+        assert!(summary.contains("nneonneo not run"), "{summary}");
+        let lines = std::fs::read_to_string(dir.join("out").join(RESULTS_FILE)).unwrap();
+        assert_eq!(lines.lines().count(), 2);
+        let bad = BenchConfig { nneonneo: Some(dir.join("no-such-library.so")), ..config };
+        let err = run(&bad).unwrap_err();
+        assert!(matches!(err, BenchError::Library { .. }), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
     fn summary_without_nneonneo_says_so() {
         let config = BenchConfig {
             boards: PathBuf::from("b.txt"),

@@ -271,8 +271,7 @@ where
 }
 
 /// One ply's lists: a player node's successors, a chance node's outcomes.
-type PlyBuffers<G> =
-    (SuccessorList<<G as Game>::Move, <G as Game>::State>, OutcomeList<<G as Game>::Move>);
+type PlyBuffers<G> = (SuccessorList<<G as Game>::Move, <G as Game>::State>, OutcomeList<<G as Game>::Move>);
 
 /// One root move's search: the settings, its statistics and its per-ply buffers.
 struct Run<'a, G: Game, E, C> {
