@@ -11,7 +11,7 @@
 //! ([`CutoffPolicy::uses_width`]) it is asked before the outcomes are generated or the table is
 //! probed.
 //!
-//! The table ([`ChanceTable`]) stores the values of expanded chance nodes. Each root move starts
+//! The tables ([`ChanceTables`]) store the values of expanded chance nodes. Each root move starts
 //! with an empty one (a new generation; nothing is cleared), so root moves do not depend on each
 //! other, and searching them on several threads ([`Config::threads`]) gives the serial result
 //! exactly. With [`Reuse::Deeper`] a value found with at least the depth left is reused, whatever
