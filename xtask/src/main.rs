@@ -232,7 +232,7 @@ enum Task {
         /// Decisions per board and program; the median is kept.
         #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u64).range(1..=1000))]
         repeat: u64,
-        /// The output folder (default target/eval/bench-2048-<time>).
+        /// The output folder (default `target/eval/bench-2048-<time>`).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
         /// Instead of benchmarking, play one seeded game and write a boards file here.
