@@ -364,6 +364,13 @@ impl Board {
             }
             return !self.has_empty() && !self.has_equal_neighbours();
         }
+        self.is_terminal_checked()
+    }
+
+    /// [`Board::is_terminal`] by trying every direction: the rare path for boards with a 32768.
+    #[cold]
+    #[inline(never)]
+    fn is_terminal_checked(self) -> bool {
         self.legal_moves().next().is_none()
     }
 
@@ -375,6 +382,7 @@ impl Board {
     }
 
     /// Whether two side-by-side or stacked cells hold equal tiles.
+    #[inline]
     fn has_equal_neighbours(self) -> bool {
         let x = self.0;
         let t = self.transpose().0;

@@ -182,7 +182,8 @@ impl Game for Game2048 {
     type State = Position;
     type Move = Action;
 
-    #[inline]
+    // Asked at every node of a search, most of them leaves: always inlined.
+    #[inline(always)]
     fn to_move(&self, position: &Position) -> ToMove {
         match position.turn {
             Turn::Slide if position.board.is_terminal() => ToMove::Terminal,
