@@ -1,4 +1,5 @@
-//! Game-agnostic search: minimax, fail-hard alpha-beta, expectimax with Star1 pruning, and what
+//! Game-agnostic search: minimax, fail-hard alpha-beta, expectimax (with Star1 pruning, or
+//! windowless with a probability cut-off and a table of chance values), and what
 //! strong engines add (iterative deepening, transposition tables, move ordering, time limits,
 //! parallel root search, statistics as data).
 //!
@@ -67,6 +68,7 @@
 //! | [`alphabeta`] | fail-hard alpha-beta; Star1 at chance nodes; table, killers, history | [`minimax`] |
 //! | [`iterative`] | iterative deepening under depth, node and time limits | [`alphabeta`] |
 //! | [`parallel`] | root split on rayon | [`alphabeta`] |
+//! | [`expectimax`] | windowless expectimax: cut-off before expansion, chance tables per root move, root moves on rayon | [`minimax`]; its own serial search |
 //! | [`mcts`] | Monte Carlo tree search: UCT with optional RAVE, pluggable playouts | [`minimax`] on win/loss trees |
 //!
 //! Where a search stops is a [`Horizon`]: a depth, how it is counted ([`DepthCount`]) and a
