@@ -354,22 +354,21 @@ impl<H: Heuristic> Strong<H> {
             count: DepthCount::Moves,
             cutoff: ProbabilityCutoff { threshold: self.config.probability_cutoff },
         };
-        let config =
-            expectimax::Config { horizon, reuse: Reuse::Deeper, threads: self.config.threads.max(1) };
+        // Any setting but 1 thread runs the root moves on a pool: this agent's, or with 0 the
+        // current one.
+        let parallel = self.config.threads != 1;
+        let config = expectimax::Config { horizon, reuse: Reuse::Deeper, parallel };
         let game = Game2048::chance(self.config.four_probability);
         let root = Position::slide(board);
         // A poisoned lock only means another thread panicked mid-search; the tables hold no
         // invariant a new search relies on (each root move starts a new generation).
         let mut guard = self.tables.lock().unwrap_or_else(|e| e.into_inner());
         let tables: &mut ChanceTables = &mut guard;
-        let run = |tables: &mut ChanceTables| {
-            let config = expectimax::Config { threads: usize::MAX, ..config };
-            expectimax::search(&game, &self.eval, &root, &config, tables)
-        };
+        let search =
+            |tables: &mut ChanceTables| expectimax::search(&game, &self.eval, &root, &config, tables);
         match &self.pool {
-            Some(pool) => pool.install(|| run(tables)),
-            None if self.config.threads == 0 => run(tables),
-            None => expectimax::search(&game, &self.eval, &root, &config, tables),
+            Some(pool) => pool.install(|| search(tables)),
+            None => search(tables),
         }
     }
 }

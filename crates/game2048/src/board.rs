@@ -253,26 +253,26 @@ impl Board {
     /// merge score, or [`TileOverflow`] if two 32768 tiles would merge.
     pub fn slide(self, direction: Direction) -> Result<Slide, TileOverflow> {
         let t = tables();
-        // Up and down are left and right on the transposed board: its rows are our columns.
-        let lines = match direction {
-            Direction::Left | Direction::Right => self,
-            Direction::Up | Direction::Down => self.transpose(),
-        };
+        let lines = self.lines(direction);
         let mut score = 0u32;
         for r in 0..4 {
-            let line = usize::from(lines.row(r));
+            let line = usize::from((lines >> (16 * r)) as u16);
             if t.overflow[line] {
                 return Err(TileOverflow { direction });
             }
             score += t.score[line];
         }
-        let board = match direction {
-            Direction::Left => Board(t.rows(&t.left, lines.0)),
-            Direction::Right => Board(t.rows(&t.right, lines.0)),
-            Direction::Up => Board(t.rows(&t.left, lines.0)).transpose(),
-            Direction::Down => Board(t.rows(&t.right, lines.0)).transpose(),
-        };
-        Ok(Slide { board, score })
+        Ok(Slide { board: Board(t.slid(direction, lines)), score })
+    }
+
+    /// The board as the tables see a slide towards `direction`: itself for left and right, its
+    /// transpose (whose rows are our columns) for up and down.
+    #[inline(always)]
+    fn lines(self, direction: Direction) -> u64 {
+        match direction {
+            Direction::Left | Direction::Right => self.0,
+            Direction::Up | Direction::Down => self.transpose().0,
+        }
     }
 
     /// The board after sliding towards `direction`, if that is a legal move (it changes the
@@ -292,13 +292,7 @@ impl Board {
         if self.has_max_rank() {
             return self.after_checked(direction);
         }
-        let t = tables();
-        let board = match direction {
-            Direction::Left => Board(t.rows(&t.left, self.0)),
-            Direction::Right => Board(t.rows(&t.right, self.0)),
-            Direction::Up => Board(t.rows(&t.left, self.transpose().0)).transpose(),
-            Direction::Down => Board(t.rows(&t.right, self.transpose().0)).transpose(),
-        };
+        let board = Board(tables().slid(direction, self.lines(direction)));
         (board != self).then_some(board)
     }
 
@@ -324,12 +318,15 @@ impl Board {
         }
         let t = tables();
         let transposed = self.transpose().0;
-        let legal = |raw: u64| (raw != self.0).then_some(Board(raw));
+        let legal = |direction: Direction, lines: u64| {
+            let raw = t.slid(direction, lines);
+            (raw != self.0).then_some(Board(raw))
+        };
         [
-            legal(Board(t.rows(&t.left, transposed)).transpose().0),
-            legal(Board(t.rows(&t.right, transposed)).transpose().0),
-            legal(t.rows(&t.left, self.0)),
-            legal(t.rows(&t.right, self.0)),
+            legal(Direction::Up, transposed),
+            legal(Direction::Down, transposed),
+            legal(Direction::Left, self.0),
+            legal(Direction::Right, self.0),
         ]
     }
 
@@ -490,11 +487,20 @@ struct Tables {
 }
 
 impl Tables {
-    /// The four rows of `raw` each replaced by its entry in `table`.
+    /// The raw board after sliding towards `direction`, from [`Board::lines`] of the board
+    /// before. An overflowing merge must have been ruled out.
     #[inline(always)]
-    fn rows(&self, table: &[u16; LINES], raw: u64) -> u64 {
-        let line = |r: u32| usize::from((raw >> (16 * r)) as u16);
-        (0..4).fold(0, |acc, r| acc | u64::from(table[line(r)]) << (16 * r))
+    fn slid(&self, direction: Direction, lines: u64) -> u64 {
+        let table = match direction {
+            Direction::Left | Direction::Up => &self.left,
+            Direction::Right | Direction::Down => &self.right,
+        };
+        let line = |r: u32| usize::from((lines >> (16 * r)) as u16);
+        let rows = (0..4).fold(0, |acc, r| acc | u64::from(table[line(r)]) << (16 * r));
+        match direction {
+            Direction::Left | Direction::Right => rows,
+            Direction::Up | Direction::Down => Board(rows).transpose().0,
+        }
     }
 }
 

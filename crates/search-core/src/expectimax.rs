@@ -13,7 +13,7 @@
 //!
 //! The tables ([`ChanceTables`]) store the values of expanded chance nodes. Each root move starts
 //! with an empty one (a new generation; nothing is cleared), so root moves do not depend on each
-//! other, and searching them on several threads ([`Config::threads`]) gives the serial result
+//! other, and searching them on several threads ([`Config::parallel`]) gives the serial result
 //! exactly. With [`Reuse::Deeper`] a value found with at least the depth left is reused, whatever
 //! the path probability it was found with (nneonneo/2048-ai's rule: values then depend on the
 //! order of the search, but each costs one lookup); with [`Reuse::SameDepth`] only a value found
@@ -52,7 +52,7 @@ pub enum Reuse {
 /// let config = expectimax::Config {
 ///     horizon: Horizon { depth: 5, count: DepthCount::Moves, cutoff: ProbabilityCutoff { threshold: 1e-4 } },
 ///     reuse: Reuse::Deeper,
-///     threads: 1,
+///     parallel: false,
 /// };
 /// assert_eq!(config.horizon.depth, 5);
 /// ```
@@ -62,14 +62,15 @@ pub struct Config<C = NoCutoff> {
     pub horizon: Horizon<C>,
     /// Which table values are reused.
     pub reuse: Reuse,
-    /// Root moves searched in parallel on the current rayon pool when above 1; each uses its own
-    /// table, so the result is the serial one.
-    pub threads: usize,
+    /// Search the root moves in parallel on the current rayon pool (run the search inside
+    /// `pool.install` to choose the threads). Each root move has its own table, so the result is
+    /// the serial one.
+    pub parallel: bool,
 }
 
 impl Default for Config<NoCutoff> {
     fn default() -> Self {
-        Config { horizon: Horizon::depth(1), reuse: Reuse::Deeper, threads: 1 }
+        Config { horizon: Horizon::depth(1), reuse: Reuse::Deeper, parallel: false }
     }
 }
 
@@ -87,7 +88,7 @@ struct Slot {
 /// one thread at a time (no atomics).
 ///
 /// Starting a root move bumps its generation rather than clearing it, so reusing one table over
-/// many searches costs nothing per search. A search with `threads > 1` uses one table per root
+/// many searches costs nothing per search. A parallel search uses one table per root
 /// move, created the first time it needs them.
 ///
 /// # Examples
@@ -225,7 +226,7 @@ where
     } else {
         let n = root_successors.len();
         let with_table = tables.capacity > 0;
-        let values: Vec<(E::Value, SearchStats)> = if config.threads > 1 && n > 1 {
+        let values: Vec<(E::Value, SearchStats)> = if config.parallel && n > 1 {
             let slots: Vec<Option<&mut ChanceTable>> = if with_table {
                 tables.take(n).iter_mut().map(Some).collect()
             } else {

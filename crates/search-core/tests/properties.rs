@@ -306,13 +306,13 @@ proptest! {
 
         let partial = Horizon { depth, count, cutoff: PartialCut { min_width, max_remaining } };
         let oracle = minimax::search(&tree, &eval, &root, &partial);
-        let config = expectimax::Config { horizon: partial, reuse: Reuse::Deeper, threads: 1 };
+        let config = expectimax::Config { horizon: partial, reuse: Reuse::Deeper, parallel: false };
         let found = expectimax::search(&tree, &eval, &root, &config, &mut none);
         prop_assert_eq!((found.value, found.best_move), (oracle.value, oracle.best_move));
 
         let cut = Horizon { depth, count, cutoff: ProbabilityCutoff { threshold } };
         let oracle = minimax::search(&tree, &eval, &root, &cut);
-        let config = expectimax::Config { horizon: cut, reuse: Reuse::Deeper, threads: 1 };
+        let config = expectimax::Config { horizon: cut, reuse: Reuse::Deeper, parallel: false };
         let found = expectimax::search(&tree, &eval, &root, &config, &mut none);
         prop_assert_eq!((found.value, found.best_move), (oracle.value, oracle.best_move));
         prop_assert_eq!(found.stats.policy_cutoffs, oracle.stats.policy_cutoffs);
@@ -330,7 +330,7 @@ proptest! {
         let horizon = Horizon { depth, count, cutoff: PartialCut { min_width, max_remaining } };
         let oracle = minimax::search(&tree, &eval, &root, &horizon);
         let mut tables = ChanceTables::with_capacity(1 << 6);
-        let config = expectimax::Config { horizon, reuse: Reuse::SameDepth, threads: 1 };
+        let config = expectimax::Config { horizon, reuse: Reuse::SameDepth, parallel: false };
         // Twice with the same tables: a new search must not see the last one's entries.
         for _ in 0..2 {
             let found = expectimax::search(&tree, &eval, &root, &config, &mut tables);
@@ -346,10 +346,10 @@ proptest! {
         let (tree, root) = tree(seed, &shape);
         let eval = TreeEval::<f64>::new();
         let horizon = Horizon { depth, count: DepthCount::Moves, cutoff: ProbabilityCutoff { threshold } };
-        let serial_config = expectimax::Config { horizon, reuse: Reuse::Deeper, threads: 1 };
+        let serial_config = expectimax::Config { horizon, reuse: Reuse::Deeper, parallel: false };
         let serial = expectimax::search(&tree, &eval, &root, &serial_config, &mut ChanceTables::with_capacity(1 << 5));
         let pool = rayon::ThreadPoolBuilder::new().num_threads(2).build().unwrap();
-        let config = expectimax::Config { threads: 2, ..serial_config };
+        let config = expectimax::Config { parallel: true, ..serial_config };
         let mut tables = ChanceTables::with_capacity(1 << 5);
         let found = pool.install(|| expectimax::search(&tree, &eval, &root, &config, &mut tables));
         prop_assert_eq!((found.value, found.best_move), (serial.value, serial.best_move));
