@@ -2,7 +2,7 @@
 //! either as chance (the real game) or as an adversary (the seed's minimax model).
 
 use rand::{Rng, RngExt};
-use search_core::{Game, GameHash, MoveList, OutcomeList, SuccessorList, ToMove};
+use search_core::{Game, GameHash, MoveList, OutcomeList, ToMove};
 
 use crate::board::{Board, Direction};
 
@@ -239,20 +239,22 @@ impl Game for Game2048 {
         }
     }
 
-    fn successors(&self, position: &Position, successors: &mut SuccessorList<Action, Position>) {
+    fn successors(&self, position: &Position, mut visit: impl FnMut(Action, Position)) {
         match position.turn {
             // A slide is legal when it changes the board: finding the legal ones computes them.
             Turn::Slide => {
                 for (d, after) in Direction::ALL.into_iter().zip(position.board.afters()) {
                     if let Some(board) = after {
-                        successors.push((Action::Slide(d), Position { board, turn: Turn::Spawn }));
+                        visit(Action::Slide(d), Position { board, turn: Turn::Spawn });
                     }
                 }
             }
             Turn::Spawn => {
                 let mut moves = MoveList::new();
                 self.moves(position, &mut moves);
-                successors.extend(moves.into_iter().map(|mv| (mv, self.play(position, mv))));
+                for mv in moves {
+                    visit(mv, self.play(position, mv));
+                }
             }
         }
     }

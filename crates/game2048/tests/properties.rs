@@ -194,8 +194,8 @@ proptest! {
     fn fast_moves_are_the_legal_slides(board in any_board()) {
         let afters = board.afters();
         let game = Game2048::chance(0.1);
-        let mut successors = search_core::SuccessorList::new();
-        game.successors(&Position::slide(board), &mut successors);
+        let mut successors = Vec::new();
+        game.successors(&Position::slide(board), |mv, child| successors.push((mv, child)));
         let mut moves = MoveList::new();
         if !board.is_terminal() {
             game.moves(&Position::slide(board), &mut moves);

@@ -24,7 +24,7 @@ use rayon::prelude::*;
 
 use crate::alphabeta::SearchResult;
 use crate::eval::Evaluator;
-use crate::game::{Game, GameHash, OutcomeList, Player, SuccessorList, ToMove};
+use crate::game::{Game, GameHash, OutcomeList, Player, ToMove};
 use crate::horizon::{CutoffContext, CutoffPolicy, Horizon, NoCutoff};
 use crate::limits::{Clock, WallClock};
 use crate::stats::SearchStats;
@@ -211,11 +211,11 @@ where
     let maximizer = crate::engine::maximizer(game, state);
     let depth = config.horizon.depth;
     let new_run =
-        || Run { game, eval, config, maximizer, stats: SearchStats::default(), buffers: Vec::new() };
-    let mut root_successors = SuccessorList::new();
+        || Run { game, eval, config, maximizer, stats: SearchStats::default(), outcomes: Vec::new() };
+    let mut root_successors = Vec::new();
     let is_player_root = matches!(game.to_move(state), ToMove::Player(_)) && depth > 0;
     if is_player_root {
-        game.successors(state, &mut root_successors);
+        game.successors(state, |mv, child| root_successors.push((mv, child)));
     }
     let child_depth = config.horizon.child_depth(depth, false);
     let (value, best_move, stats) = if root_successors.is_empty() {
@@ -271,17 +271,15 @@ where
     SearchResult { value, best_move, pv: best_move.into_iter().collect(), stats }
 }
 
-/// One ply's lists: a player node's successors, a chance node's outcomes.
-type PlyBuffers<G> = (SuccessorList<<G as Game>::Move, <G as Game>::State>, OutcomeList<<G as Game>::Move>);
-
-/// One root move's search: the settings, its statistics and its per-ply buffers.
+/// One root move's search: the settings, its statistics and its per-ply lists.
 struct Run<'a, G: Game, E, C> {
     game: &'a G,
     eval: &'a E,
     config: &'a Config<C>,
     maximizer: Player,
     stats: SearchStats,
-    buffers: Vec<PlyBuffers<G>>,
+    /// Each ply's list of chance outcomes, reused.
+    outcomes: Vec<OutcomeList<G::Move>>,
 }
 
 impl<G, E, C> Run<'_, G, E, C>
@@ -353,8 +351,8 @@ where
         table: Option<&mut ChanceTable>,
     ) -> E::Value {
         let p = ply as usize;
-        if self.buffers.len() <= p {
-            self.buffers.resize_with(p + 1, Default::default);
+        if self.outcomes.len() <= p {
+            self.outcomes.resize_with(p + 1, Default::default);
         }
         match kind {
             ToMove::Chance => {
@@ -380,17 +378,17 @@ where
                     }
                     None => 0,
                 };
-                // The ply's buffers stay in place (moving an inline list costs a copy of all of
-                // it); deeper plies only touch later buffers, so indexing each time is safe.
-                self.buffers[p].1.clear();
-                self.game.outcomes(state, &mut self.buffers[p].1);
-                let width = self.buffers[p].1.len();
+                // The ply's list stays in place (moving an inline list costs a copy of all of
+                // it); deeper plies only touch later lists, so indexing each time is safe.
+                self.outcomes[p].clear();
+                self.game.outcomes(state, &mut self.outcomes[p]);
+                let width = self.outcomes[p].len();
                 if !early && self.cut(state, child_depth, width, prob, ply, true) {
                     return self.leaf(state);
                 }
                 let mut sum = 0.0;
                 for i in 0..width {
-                    let (mv, q) = self.buffers[p].1[i];
+                    let (mv, q) = self.outcomes[p][i];
                     let child = self.game.play(state, mv);
                     sum +=
                         q * self.value(&child, child_depth, ply + 1, prob * q, table.as_deref_mut()).to_f64();
@@ -403,22 +401,29 @@ where
             }
             _ => {
                 let is_max = kind == ToMove::Player(self.maximizer);
-                self.buffers[p].0.clear();
-                self.game.successors(state, &mut self.buffers[p].0);
-                let width = self.buffers[p].0.len();
                 let child_depth = self.config.horizon.child_depth(depth, false);
-                if width == 0 || !is_max && self.cut(state, child_depth, width, prob, ply, false) {
-                    return self.leaf(state);
-                }
-                let mut table = table;
-                let mut best = if is_max { E::Value::NEG_INFINITY } else { E::Value::INFINITY };
-                for i in 0..width {
-                    let child = self.buffers[p].0[i].1.clone();
-                    let v = self.value(&child, child_depth, ply + 1, prob, table.as_deref_mut());
-                    if (is_max && v > best) || (!is_max && v < best) {
-                        best = v;
+                let game = self.game;
+                if !is_max {
+                    // Only an opponent's node may be cut, and only a policy that reads the width
+                    // needs the moves counted first.
+                    let mut width = 0;
+                    if self.config.horizon.cutoff.uses_width() {
+                        game.successors(state, |_, _| width += 1);
+                    }
+                    if self.cut(state, child_depth, width, prob, ply, false) {
+                        return self.leaf(state);
                     }
                 }
+                let mut table = table;
+                let mut best = None;
+                game.successors(state, |_, child| {
+                    let v = self.value(&child, child_depth, ply + 1, prob, table.as_deref_mut());
+                    if best.is_none_or(|b| (is_max && v > b) || (!is_max && v < b)) {
+                        best = Some(v);
+                    }
+                });
+                // A player node without moves breaks the game's contract; value it as a leaf.
+                let Some(best) = best else { return self.leaf(state) };
                 best
             }
         }

@@ -13,9 +13,6 @@ pub type MoveList<M> = SmallVec<[M; 32]>;
 /// A list of chance outcomes with their probabilities, reused per ply like [`MoveList`].
 pub type OutcomeList<M> = SmallVec<[(M, f64); 32]>;
 
-/// A list of moves with the states they lead to, reused per ply by [`crate::expectimax`].
-pub type SuccessorList<M, S> = SmallVec<[(M, S); 8]>;
-
 /// What happens at a state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ToMove {
@@ -97,16 +94,32 @@ pub trait Game {
     /// The state after `mv` (a move or a chance outcome) is applied to `state`.
     fn play(&self, state: &Self::State, mv: Self::Move) -> Self::State;
 
-    /// Appends every legal move at `state` with the state it leads to, in the order of
+    /// Calls `visit` with every legal move at `state` and the state it leads to, in the order of
     /// [`Game::moves`], under the same contract.
     ///
     /// The default plays each move [`Game::moves`] lists. Override it when finding the legal
     /// moves already computes where they lead (a 2048 slide is legal when it changes the board),
-    /// so that searches which use it ([`crate::expectimax`]) do the work once.
-    fn successors(&self, state: &Self::State, successors: &mut SuccessorList<Self::Move, Self::State>) {
+    /// so that searches which use it ([`crate::expectimax`]) do the work once and keep no list.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use search_core::Game;
+    /// use search_core::tree::Tree;
+    ///
+    /// let mut tree = Tree::new();
+    /// let leaves = vec![tree.leaf(1), tree.leaf(2)];
+    /// let root = tree.max(leaves.clone(), 0);
+    /// let mut seen = Vec::new();
+    /// tree.successors(&root, |mv, child| seen.push((mv, child)));
+    /// assert_eq!(seen, vec![(0, leaves[0]), (1, leaves[1])]);
+    /// ```
+    fn successors(&self, state: &Self::State, mut visit: impl FnMut(Self::Move, Self::State)) {
         let mut moves = MoveList::new();
         self.moves(state, &mut moves);
-        successors.extend(moves.into_iter().map(|mv| (mv, self.play(state, mv))));
+        for mv in moves {
+            visit(mv, self.play(state, mv));
+        }
     }
 
     /// Reorders freshly generated moves, most promising first. Alpha-beta prunes more when the

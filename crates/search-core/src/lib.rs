@@ -109,7 +109,7 @@ mod zobrist;
 
 pub use alphabeta::SearchResult;
 pub use eval::Evaluator;
-pub use game::{Game, GameHash, MoveList, OutcomeList, Player, SuccessorList, ToMove};
+pub use game::{Game, GameHash, MoveList, OutcomeList, Player, ToMove};
 pub use horizon::{
     CutoffContext, CutoffPolicy, DepthCount, Horizon, NoCutoff, PartialCut, ProbabilityCutoff,
 };
