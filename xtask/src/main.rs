@@ -14,6 +14,8 @@
 //!   measures (see [`hex_solve_vs`]).
 //! - `cargo xtask bench-2048 [--nneonneo PATH/2048.so]`: our strong 2048 agent and nneonneo's on
 //!   the same boards, timed by thread CPU time, with their move agreement (see [`bench_2048`]).
+//! - `cargo xtask train-2048`: trains an n-tuple network for 2048 by TD learning, with
+//!   checkpoints and a learning curve (see [`train_2048`]).
 
 mod bench_2048;
 mod hex_match;
@@ -26,6 +28,7 @@ mod summary;
 mod tiers;
 mod tiers_domino;
 mod tiers_hex;
+mod train_2048;
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -245,6 +248,46 @@ enum Task {
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1000))]
         per_stage: u64,
     },
+    /// Train an n-tuple network for 2048 by TD learning from self-play, with checkpoints, a
+    /// learning curve (`<out>.curve.jsonl`) and a progress bar.
+    #[command(name = "train-2048")]
+    Train2048 {
+        /// The tuples: small (4 x 4-tuples, 1 MiB) or standard (4 x 6-tuples, 256 MiB).
+        #[arg(long, default_value = "standard", value_parser = parse_shape)]
+        shape: game2048::ntuple::Shape,
+        /// Games to play in this run.
+        #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
+        games: u64,
+        /// The TD step size of a board's value.
+        #[arg(long, default_value_t = 0.1, value_parser = parse_learning_rate)]
+        learning_rate: f32,
+        /// The seed of the spawns.
+        #[arg(long, default_value_t = 2048)]
+        seed: u64,
+        /// Threads playing games at once (1 is deterministic).
+        #[arg(long, default_value_t = 1, value_parser = parse_threads)]
+        threads: usize,
+        /// The network file (default `target/ntuple/<shape>.bin`).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+        /// Games between checkpoints and learning-curve lines.
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..))]
+        checkpoint_every: u64,
+        /// Continue from the network file if it exists.
+        #[arg(long)]
+        resume: bool,
+    },
+}
+
+fn parse_shape(text: &str) -> Result<game2048::ntuple::Shape, String> {
+    text.parse().map_err(|e: game2048::ntuple::NTupleError| e.to_string())
+}
+
+fn parse_learning_rate(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(rate) if rate > 0.0 && rate <= 10.0 => Ok(rate),
+        _ => Err(format!("expected a learning rate above 0 and at most 10, not {text:?}")),
+    }
 }
 
 fn parse_probability(text: &str) -> Result<f64, String> {
@@ -466,6 +509,22 @@ fn main() -> ExitCode {
                     ExitCode::from(2)
                 }
             };
+        }
+        Task::Train2048 { shape, games, learning_rate, seed, threads, out, checkpoint_every, resume } => {
+            let out = out.unwrap_or_else(|| {
+                workspace_root().join("target").join("ntuple").join(format!("{}.bin", shape.name()))
+            });
+            let options = train_2048::TrainOptions {
+                shape,
+                games,
+                learning_rate,
+                seed,
+                threads,
+                out,
+                checkpoint_every,
+                resume,
+            };
+            train_2048::run(&options).map(|_| ())
         }
         Task::Bench2048 { boards, nneonneo, cprob, repeat, out, make_boards, seed, per_stage } => {
             if let Some(path) = make_boards {

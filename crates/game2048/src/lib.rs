@@ -73,6 +73,7 @@ mod board;
 mod evaluation;
 pub mod heuristics;
 mod notation;
+pub mod ntuple;
 pub mod play;
 mod rules;
 

@@ -1,0 +1,449 @@
+//! An n-tuple network: a board evaluator learned by temporal-difference learning from self-play
+//! (Szubert & Jaśkowski 2014; Wu et al. 2014; Jaśkowski 2016).
+//!
+//! A network is a few *tuples*, each a short list of cells. For every tuple and each of the
+//! board's 8 symmetries (rotations and reflections), the ranks on the tuple's cells form an index
+//! into that tuple's weight table; the board's value is the sum of the weights found. The value
+//! is of an **afterstate**: the board after a slide, before the spawn, the same board the search
+//! values at its chance nodes. So a trained network is a [`Heuristic`] for
+//! [`crate::agents::Strong`] as it is.
+//!
+//! [`NTupleNetwork::train`] plays games with the network's own greedy choice (the slide
+//! maximising merge score plus the afterstate's value) and moves each afterstate's value towards
+//! the next move's reward plus the next afterstate's value (TD(0)), towards 0 after the last move.
+//!
+//! Weights are `f32` held in atomics, so several threads can train one network at once without
+//! locks (each update is a load and a store that may race with another thread's, as in
+//! Hogwild-style training). With one thread, training is deterministic: the same seed gives the
+//! same network, bit for bit.
+//!
+//! # Examples
+//!
+//! ```
+//! use game2048::ntuple::{NTupleNetwork, Shape, TrainConfig};
+//! use game2048::{Board, Heuristic};
+//!
+//! let network = NTupleNetwork::new(Shape::Small);
+//! assert_eq!(network.value(Board::EMPTY), 0.0);
+//! let report = network.train(&TrainConfig { games: 20, seed: 1, ..TrainConfig::default() }, |_| {});
+//! assert_eq!(report.games, 20);
+//! assert!(network.games_trained() == 20);
+//! ```
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+use rand::SeedableRng;
+use rand_xoshiro::Xoshiro256PlusPlus;
+use thiserror::Error;
+
+use crate::board::{Board, Direction};
+use crate::evaluation::Heuristic;
+use crate::rules::Rules;
+
+/// Which tuples a network has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Shape {
+    /// Four 4-tuples (two rows and two squares): 4 × 65,536 weights, 1 MiB. Learns in seconds;
+    /// for tests and quick experiments.
+    Small,
+    /// Four 6-tuples (Wu et al.'s and Jaśkowski's: two 2×3 rectangles and two row-and-a-half
+    /// shapes): 4 × 16,777,216 weights, 256 MiB. The strong one.
+    Standard,
+}
+
+impl Shape {
+    /// The tuples, as cells `4·row + col`.
+    pub fn tuples(self) -> &'static [&'static [u8]] {
+        match self {
+            Shape::Small => &[&[0, 1, 2, 3], &[4, 5, 6, 7], &[0, 1, 4, 5], &[4, 5, 8, 9]],
+            Shape::Standard => {
+                &[&[0, 1, 2, 3, 4, 5], &[4, 5, 6, 7, 8, 9], &[0, 1, 2, 4, 5, 6], &[4, 5, 6, 8, 9, 10]]
+            }
+        }
+    }
+
+    /// The name used on command lines and in files: `small` or `standard`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Shape::Small => "small",
+            Shape::Standard => "standard",
+        }
+    }
+
+    fn code(self) -> u8 {
+        match self {
+            Shape::Small => 0,
+            Shape::Standard => 1,
+        }
+    }
+
+    fn from_code(code: u8) -> Option<Shape> {
+        match code {
+            0 => Some(Shape::Small),
+            1 => Some(Shape::Standard),
+            _ => None,
+        }
+    }
+}
+
+impl std::str::FromStr for Shape {
+    type Err = NTupleError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text {
+            "small" => Ok(Shape::Small),
+            "standard" => Ok(Shape::Standard),
+            other => Err(NTupleError::UnknownShape(other.to_string())),
+        }
+    }
+}
+
+/// What went wrong reading or writing a network.
+#[derive(Debug, Error)]
+pub enum NTupleError {
+    /// The file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a network this version wrote.
+    #[error("{path}: not an n-tuple network file ({reason})")]
+    BadFile {
+        /// The file.
+        path: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A shape name that is neither `small` nor `standard`.
+    #[error("unknown network shape {0:?} (expected small or standard)")]
+    UnknownShape(String),
+}
+
+/// The file's first bytes.
+const MAGIC: &[u8; 8] = b"G2048NT1";
+
+/// An n-tuple network (see the [module documentation](self)).
+#[derive(Debug)]
+pub struct NTupleNetwork {
+    shape: Shape,
+    /// One table per tuple, each of `16^len` weights, stored as `f32` bits.
+    weights: Vec<Box<[AtomicU32]>>,
+    games: AtomicU64,
+}
+
+/// The 8 symmetries of `board`: the board and its horizontal mirror, each upside down or not,
+/// and the transposes of those four.
+fn symmetries(board: Board) -> [u64; 8] {
+    let b = board.raw();
+    // Reverse the four cells of every row.
+    let mirror = |x: u64| {
+        ((x & 0x000F_000F_000F_000F) << 12)
+            | ((x & 0x00F0_00F0_00F0_00F0) << 4)
+            | ((x & 0x0F00_0F00_0F00_0F00) >> 4)
+            | ((x & 0xF000_F000_F000_F000) >> 12)
+    };
+    // Reverse the order of the rows.
+    let flip = |x: u64| (x >> 48) | ((x >> 16) & 0xFFFF_0000) | ((x << 16) & 0xFFFF_0000_0000) | (x << 48);
+    let transpose = |x: u64| Board::from_raw(x).transpose().raw();
+    let m = mirror(b);
+    let f = flip(b);
+    let mf = mirror(f);
+    [b, m, f, mf, transpose(b), transpose(m), transpose(f), transpose(mf)]
+}
+
+impl NTupleNetwork {
+    /// A network of `shape` with every weight 0.
+    pub fn new(shape: Shape) -> Self {
+        let weights = shape
+            .tuples()
+            .iter()
+            .map(|tuple| (0..1usize << (4 * tuple.len())).map(|_| AtomicU32::new(0)).collect())
+            .collect();
+        NTupleNetwork { shape, weights, games: AtomicU64::new(0) }
+    }
+
+    /// Its shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// Games of training behind it (saved with it).
+    pub fn games_trained(&self) -> u64 {
+        self.games.load(Ordering::Relaxed)
+    }
+
+    /// The weight-table index of every tuple in every symmetry of `board`, in a fixed order.
+    fn indices(&self, board: Board, mut visit: impl FnMut(usize, usize)) {
+        for sym in symmetries(board) {
+            for (t, tuple) in self.shape.tuples().iter().enumerate() {
+                let index = tuple
+                    .iter()
+                    .enumerate()
+                    .fold(0usize, |acc, (i, &cell)| acc | (((sym >> (4 * cell)) & 0xF) as usize) << (4 * i));
+                visit(t, index);
+            }
+        }
+    }
+
+    /// Adds `delta` spread over the weights that make up `board`'s value.
+    fn update(&self, board: Board, delta: f32) {
+        self.indices(board, |t, i| {
+            let w = &self.weights[t][i];
+            w.store((f32::from_bits(w.load(Ordering::Relaxed)) + delta).to_bits(), Ordering::Relaxed);
+        });
+    }
+
+    /// The greedy move on `board` and its afterstate, by merge score plus the afterstate's
+    /// value; `None` when no move is left.
+    pub fn best_move(&self, board: Board) -> Option<(Direction, Board, u32)> {
+        let mut best: Option<(Direction, Board, u32, f64)> = None;
+        for d in Direction::ALL {
+            if let Some(slide) = board.play(d) {
+                let v = f64::from(slide.score) + self.value(slide.board);
+                if best.is_none_or(|(_, _, _, b)| v > b) {
+                    best = Some((d, slide.board, slide.score, v));
+                }
+            }
+        }
+        best.map(|(d, b, s, _)| (d, b, s))
+    }
+
+    /// Trains the network by self-play (see the [module documentation](self)). `progress` is
+    /// called after each game with that game's result, from the thread that played it.
+    pub fn train(&self, config: &TrainConfig, progress: impl Fn(&TrainedGame) + Sync) -> TrainReport {
+        let start = std::time::Instant::now();
+        let first = self.games_trained();
+        let play = |k: u64| {
+            let game = self.train_one(config, first + k);
+            progress(&game);
+            game
+        };
+        let games: Vec<TrainedGame> = if config.threads > 1 {
+            use rayon::prelude::*;
+            let pool = rayon::ThreadPoolBuilder::new().num_threads(config.threads).build();
+            match pool {
+                Ok(pool) => pool.install(|| (0..config.games).into_par_iter().map(play).collect()),
+                Err(_) => (0..config.games).map(play).collect(),
+            }
+        } else {
+            (0..config.games).map(play).collect()
+        };
+        let n = games.len().max(1) as f64;
+        TrainReport {
+            games: config.games,
+            mean_score: games.iter().map(|g| g.score as f64).sum::<f64>() / n,
+            reached: std::array::from_fn(|i| {
+                games.iter().filter(|g| g.max_tile >= REPORTED_TILES[i]).count() as f64 / n
+            }),
+            seconds: start.elapsed().as_secs_f64(),
+        }
+    }
+
+    /// One game of TD(0) afterstate learning, its spawns drawn from `config.seed` and its number.
+    fn train_one(&self, config: &TrainConfig, number: u64) -> TrainedGame {
+        let rules = Rules::default();
+        let mut rng =
+            Xoshiro256PlusPlus::seed_from_u64(config.seed ^ number.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let mut board = rules.new_board(&mut rng);
+        let mut previous: Option<Board> = None;
+        let mut score = 0u64;
+        let mut moves = 0u64;
+        let alpha = config.learning_rate / (self.shape.tuples().len() * 8) as f32;
+        while let Some((_, after, reward)) = self.best_move(board) {
+            if let Some(prev) = previous {
+                let target = reward as f32 + self.value(after) as f32;
+                self.update(prev, alpha * (target - self.value(prev) as f32));
+            }
+            score += u64::from(reward);
+            moves += 1;
+            previous = Some(after);
+            board = rules.spawn(after, &mut rng).expect("a move leaves an empty cell");
+        }
+        if let Some(prev) = previous {
+            self.update(prev, alpha * -(self.value(prev) as f32));
+        }
+        self.games.fetch_add(1, Ordering::Relaxed);
+        TrainedGame { number, score, moves, max_tile: board.max_tile() }
+    }
+
+    /// Writes the network to `path`: a header (magic, shape, games trained) and every weight as
+    /// a little-endian `f32`.
+    pub fn save(&self, path: &Path) -> Result<(), NTupleError> {
+        let io = |source| NTupleError::Io { path: path.display().to_string(), source };
+        // Written to a temporary file first and renamed, so an interrupted save never leaves a
+        // half-written checkpoint where a good one was.
+        let tmp = path.with_extension("tmp");
+        let file = std::fs::File::create(&tmp).map_err(io)?;
+        let mut out = std::io::BufWriter::new(file);
+        out.write_all(MAGIC).map_err(io)?;
+        out.write_all(&[self.shape.code()]).map_err(io)?;
+        out.write_all(&self.games_trained().to_le_bytes()).map_err(io)?;
+        for table in &self.weights {
+            for w in table.iter() {
+                out.write_all(&w.load(Ordering::Relaxed).to_le_bytes()).map_err(io)?;
+            }
+        }
+        out.flush().map_err(io)?;
+        drop(out);
+        std::fs::rename(&tmp, path).map_err(io)
+    }
+
+    /// Reads a network [`NTupleNetwork::save`] wrote.
+    pub fn load(path: &Path) -> Result<Self, NTupleError> {
+        let name = path.display().to_string();
+        let io = |source| NTupleError::Io { path: name.clone(), source };
+        let bad = |reason: &str| NTupleError::BadFile { path: name.clone(), reason: reason.to_string() };
+        let mut input = std::io::BufReader::new(std::fs::File::open(path).map_err(io)?);
+        let mut header = [0u8; 17];
+        input.read_exact(&mut header).map_err(|_| bad("shorter than its header"))?;
+        if &header[..8] != MAGIC {
+            return Err(bad("wrong magic bytes"));
+        }
+        let shape = Shape::from_code(header[8]).ok_or_else(|| bad("unknown shape"))?;
+        let games = u64::from_le_bytes(header[9..17].try_into().expect("8 bytes"));
+        let network = NTupleNetwork::new(shape);
+        let mut word = [0u8; 4];
+        for table in &network.weights {
+            for w in table.iter() {
+                input.read_exact(&mut word).map_err(|_| bad("fewer weights than its shape has"))?;
+                w.store(u32::from_le_bytes(word), Ordering::Relaxed);
+            }
+        }
+        if input.read(&mut word).map_err(io)? != 0 {
+            return Err(bad("more bytes than its shape has weights"));
+        }
+        network.games.store(games, Ordering::Relaxed);
+        Ok(network)
+    }
+}
+
+impl Heuristic for NTupleNetwork {
+    fn value(&self, board: Board) -> f64 {
+        let mut v = 0.0f32;
+        self.indices(board, |t, i| v += f32::from_bits(self.weights[t][i].load(Ordering::Relaxed)));
+        f64::from(v)
+    }
+}
+
+/// The tiles whose rates training reports.
+pub const REPORTED_TILES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
+
+/// Settings of [`NTupleNetwork::train`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TrainConfig {
+    /// Games to play.
+    pub games: u64,
+    /// The step size of a whole board's value (spread over its tuples and symmetries);
+    /// Jaśkowski uses 0.1 for the first stage.
+    pub learning_rate: f32,
+    /// The seed of the spawns; game `k` of a network trained `g` games uses `seed` and `g + k`,
+    /// so a resumed training continues the same sequence.
+    pub seed: u64,
+    /// Threads playing games at once (1: deterministic).
+    pub threads: usize,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig { games: 1000, learning_rate: 0.1, seed: 2048, threads: 1 }
+    }
+}
+
+/// One training game's result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TrainedGame {
+    /// Its number in the network's whole training.
+    pub number: u64,
+    /// Its score.
+    pub score: u64,
+    /// Its moves.
+    pub moves: u64,
+    /// Its largest tile.
+    pub max_tile: u32,
+}
+
+/// What a call of [`NTupleNetwork::train`] did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TrainReport {
+    /// Games played.
+    pub games: u64,
+    /// Their mean score.
+    pub mean_score: f64,
+    /// The share of games that reached each of [`REPORTED_TILES`].
+    pub reached: [f64; 5],
+    /// Wall seconds.
+    pub seconds: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn symmetries_are_the_eight_of_the_square() {
+        let board = Board::from_ranks(std::array::from_fn(|i| i as u8));
+        let syms = symmetries(board);
+        let distinct: std::collections::HashSet<u64> = syms.iter().copied().collect();
+        assert_eq!(distinct.len(), 8);
+        // Cell (r, c) of the upside-down board is cell (3 − r, c) of the board.
+        let flipped = Board::from_raw(syms[2]);
+        for r in 0..4 {
+            for c in 0..4 {
+                assert_eq!(flipped.rank(4 * r + c), board.rank(4 * (3 - r) + c));
+                assert_eq!(Board::from_raw(syms[1]).rank(4 * r + c), board.rank(4 * r + 3 - c));
+            }
+        }
+        // A symmetric value: every symmetry of a board has the same value.
+        let network = NTupleNetwork::new(Shape::Small);
+        network.update(board, 1.0);
+        let v = network.value(board);
+        for sym in syms {
+            assert_eq!(network.value(Board::from_raw(sym)), v);
+        }
+    }
+
+    #[test]
+    fn training_is_seeded_and_learns() {
+        let config = TrainConfig { games: 300, seed: 7, ..TrainConfig::default() };
+        let a = NTupleNetwork::new(Shape::Small);
+        let first = a.train(&TrainConfig { games: 100, ..config }, |_| {});
+        let later = a.train(&TrainConfig { games: 200, ..config }, |_| {});
+        // The same seed gives the same network, bit for bit, whether resumed or in one go.
+        let b = NTupleNetwork::new(Shape::Small);
+        b.train(&config, |_| {});
+        let board: Board = "2 4 8 16/0 2 4 8/0 0 2 4/0 0 0 2".parse().unwrap();
+        assert_eq!(a.value(board), b.value(board));
+        assert_eq!(a.games_trained(), 300);
+        // Learning moved it: later games score better than the first ones (an untrained
+        // network plays the greedy merge-score move).
+        assert!(later.mean_score > 1.5 * first.mean_score, "{} then {}", first.mean_score, later.mean_score);
+    }
+
+    #[test]
+    fn save_and_load_round_trip_and_bad_files_are_refused() {
+        let dir = std::env::temp_dir().join(format!("ntuple-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let network = NTupleNetwork::new(Shape::Small);
+        network.train(&TrainConfig { games: 5, ..TrainConfig::default() }, |_| {});
+        let path = dir.join("net.bin");
+        network.save(&path).unwrap();
+        let loaded = NTupleNetwork::load(&path).unwrap();
+        assert_eq!(loaded.games_trained(), 5);
+        let board: Board = "2 4 0 0/0 2 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+        assert_eq!(loaded.value(board), network.value(board));
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+        assert!(matches!(NTupleNetwork::load(&path), Err(NTupleError::BadFile { .. })));
+        std::fs::write(&path, b"not a network at all").unwrap();
+        let err = NTupleNetwork::load(&path).unwrap_err();
+        assert!(err.to_string().contains("magic"), "{err}");
+        assert!(matches!(NTupleNetwork::load(&dir.join("missing")), Err(NTupleError::Io { .. })));
+        assert!("huge".parse::<Shape>().is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
