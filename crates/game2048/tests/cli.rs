@@ -85,3 +85,24 @@ fn play_is_reproducible_from_its_seed() {
     assert!(stdout(&a).contains("outcome:   move-limit"));
     assert!(stdout(&a).contains("replay:    g2048 play --agent expectimax --depth 3 --seed 5"));
 }
+
+#[test]
+fn a_trained_network_plays_and_a_bad_file_is_refused() {
+    use game2048::ntuple::{NTupleNetwork, Shape, TrainConfig};
+    let dir = std::env::temp_dir().join(format!("g2048-network-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("net.bin");
+    let network = NTupleNetwork::new(Shape::Small);
+    network.train(&TrainConfig { games: 20, ..TrainConfig::default() }, |_| {});
+    network.save(&path).unwrap();
+    let file = path.to_str().unwrap();
+    let out = g2048(&["play", "--agent", "greedy", "--network", file, "--seed", "2", "--max-moves", "50"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains(&format!("--network {file}")), "{}", stdout(&out));
+
+    std::fs::write(&path, b"garbage").unwrap();
+    let out = g2048(&["best-move", "--board", "2 0 0 4/0 0 0 0/0 8 0 0/0 0 0 2", "--network", file]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("not an n-tuple network file"), "{}", stderr(&out));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -97,6 +97,10 @@ struct AgentArgs {
     /// Default: line-table for greedy and strong, max-sq-coef-sum for the seed agents.
     #[arg(long)]
     heuristic: Option<String>,
+    /// An n-tuple network file (made by `cargo xtask train-2048`) as the heuristic, instead of
+    /// --heuristic. Its values are of afterstates, which is what greedy and strong value.
+    #[arg(long, value_name = "FILE", conflicts_with = "heuristic")]
+    network: Option<std::path::PathBuf>,
     /// Search depth of the seed agents (default 4 for minimax, 5 for expectimax, the seed's).
     #[arg(long)]
     depth: Option<u32>,
@@ -122,6 +126,11 @@ enum Failure {
 }
 
 fn heuristic(args: &AgentArgs) -> Result<Box<dyn Heuristic>, Failure> {
+    if let Some(path) = &args.network {
+        let network =
+            game2048::ntuple::NTupleNetwork::load(path).map_err(|e| Failure::Refused(e.to_string()))?;
+        return Ok(Box::new(network));
+    }
     let seed_agent = matches!(args.agent, AgentKind::Minimax | AgentKind::Expectimax);
     let name = args.heuristic.as_deref().unwrap_or(if seed_agent { "max-sq-coef-sum" } else { "line-table" });
     if name == "line-table" {
@@ -226,6 +235,9 @@ fn replay_flags(args: &AgentArgs) -> String {
     );
     if let Some(h) = &args.heuristic {
         flags += &format!(" --heuristic {h}");
+    }
+    if let Some(network) = &args.network {
+        flags += &format!(" --network {}", network.display());
     }
     if let Some(d) = args.depth {
         flags += &format!(" --depth {d}");
