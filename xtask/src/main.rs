@@ -95,6 +95,10 @@ enum Task {
         /// Run only the games whose index is K modulo N.
         #[arg(long, value_name = "K/N")]
         shard: Option<Shard>,
+        /// An n-tuple network (from `cargo xtask train-2048`): adds 2048 rows that play to the
+        /// end with it, one ply and a shallow strong search.
+        #[arg(long, value_name = "FILE")]
+        network: Option<PathBuf>,
     },
     /// Rebuild summary.md and the plots from the games.jsonl of one or more output folders.
     Report {
@@ -393,7 +397,7 @@ fn report_task(dirs: &[PathBuf], out: Option<PathBuf>) -> Result<(), String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.task {
-        Task::Eval { game, tier, games, seed, jobs, out, quick, shard } => {
+        Task::Eval { game, tier, games, seed, jobs, out, quick, shard, network } => {
             if games == Some(0) {
                 eprintln!("error: --games must be at least 1");
                 return ExitCode::from(2);
@@ -425,6 +429,7 @@ fn main() -> ExitCode {
                 out,
                 quick,
                 shard: shard.unwrap_or(Shard::ALL),
+                network,
             })
         }
         Task::Report { dirs, out } => report_task(&dirs, out),

@@ -80,6 +80,8 @@ pub struct EvalOptions {
     pub quick: bool,
     /// The part of the games to run here.
     pub shard: Shard,
+    /// An n-tuple network file: adds the 2048 rows that play with it.
+    pub network: Option<PathBuf>,
 }
 
 /// Why an evaluation could not run.
@@ -113,6 +115,9 @@ pub enum EvalError {
         /// The seed this run would use.
         expected: u64,
     },
+    /// The n-tuple network file cannot be used.
+    #[error("--network: {0}")]
+    Network(String),
     /// The thread pool could not start.
     #[error("cannot start {jobs} worker threads: {message}")]
     Threads {
@@ -125,11 +130,16 @@ pub enum EvalError {
 
 /// The rows the options select.
 pub fn plan(options: &EvalOptions) -> Result<Vec<Row>, EvalError> {
+    let network = options.network.as_deref();
+    if let Some(path) = network {
+        // Read before any game starts: a bad file fails the run at once, with its reason.
+        crate::tiers::load_network(path).map_err(EvalError::Network)?;
+    }
     let rows = match options.game {
-        GameChoice::G2048 => rows_2048(options.quick),
+        GameChoice::G2048 => rows_2048(options.quick, network),
         GameChoice::Domino => rows_domino(options.quick),
         GameChoice::Hex => rows_hex(options.quick),
-        GameChoice::All => rows_2048(options.quick)
+        GameChoice::All => rows_2048(options.quick, network)
             .into_iter()
             .chain(rows_domino(options.quick))
             .chain(rows_hex(options.quick))
@@ -281,6 +291,7 @@ mod tests {
             out,
             quick: true,
             shard: Shard::ALL,
+            network: None,
         }
     }
 

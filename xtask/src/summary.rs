@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::record::GameLine;
-use crate::tiers::{NNEONNEO_REACHED, Published, published_2048};
+use crate::tiers::{Published, published_2048};
 
 /// The normal quantile of a two-sided 95% interval.
 const Z95: f64 = 1.959964;
@@ -350,16 +350,11 @@ fn tiles_reached_table(out: &mut String, rows: &[&RowSummary]) {
     for row in rows {
         let mut cells = vec![format!("`{}`", row.row), row.games.to_string()];
         for &count in &row.reached {
-            cells.push(format!("{} ({count})", percent(count as f64 / row.games as f64)));
+            let share = count as f64 / row.games as f64;
+            cells.push(format!("{} ({count})", percent_with_interval(share, wilson(count, row.games))));
         }
         table_row(out, &cells);
     }
-    let mut cells = vec!["nneonneo/2048-ai (published)".to_string(), "100".to_string()];
-    for &tile in &TILES {
-        let published = NNEONNEO_REACHED.iter().find(|&&(t, _)| t == tile);
-        cells.push(published.map_or(DASH.into(), |&(_, pct)| format!("{pct:.0}%")));
-    }
-    table_row(out, &cells);
 }
 
 /// The `summary.md` of a run: a section per game, one table per tier with win rate and its 95%
@@ -392,8 +387,7 @@ pub fn markdown(rows: &[RowSummary]) -> String {
                 "\nA 2048 game is won when a 2048 tile appears. The seed columns are the seed document's ",
                 "published results; its times are CPython + numba on the authors' laptop, ours are this ",
                 "machine, so only their order of magnitude compares. Seed rows of 10 games come from its ",
-                "earlier table of heuristic variants. nneonneo/2048-ai's rates are its author's 100 games ",
-                "played to the end.\n",
+                "earlier table of heuristic variants. Tile rates come with their 95% Wilson intervals.\n",
             ));
         }
     }
@@ -514,10 +508,12 @@ pub(crate) mod tests {
 
         assert!(
             text.contains(
-                "| `strong-fast-play-on` | 1 | 100% (1) | 100% (1) | 100% (1) | 100% (1) | 0% (0) |"
-            )
+                "| `strong-fast-play-on` | 1 | 100% [21–100] (1) | 100% [21–100] (1) | 100% [21–100] (1) | 100% [21–100] (1) | 0% [0–79] (0) |"
+            ),
+            "{text}"
         );
-        assert!(text.contains("| nneonneo/2048-ai (published) | 100 | 100% | 100% | 100% | 94% | 36% |"));
+        // Only rates measured in this run: no figure published elsewhere.
+        assert!(!text.contains("published)"), "{text}");
         assert!(text.contains("CPython + numba"));
     }
 

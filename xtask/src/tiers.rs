@@ -1,20 +1,38 @@
 //! What each tier runs: the rows of the 2048 evaluation, how a row plays one game, and the
 //! seed document's published numbers to compare with.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use game2048::Rules;
 use game2048::agents::{
     Agent, Greedy, RandomAgent, SeedConfig, SeedExpectimax, SeedMinimax, Strong, StrongConfig,
 };
 use game2048::heuristics::{LineTable, SeedHeuristic};
+use game2048::ntuple::NTupleNetwork;
 use game2048::play::{GameRecord, play_game};
 
 use crate::record::GameLine;
 
+/// The network of an n-tuple row, loaded once per process and shared by its games.
+///
+/// A row names the file; [`load_network`] reads it (and [`crate::run::eval`] does so before any
+/// game starts, so a bad file fails the run at once with its reason).
+pub fn load_network(path: &Path) -> Result<Arc<NTupleNetwork>, String> {
+    static LOADED: OnceLock<Mutex<HashMap<PathBuf, Arc<NTupleNetwork>>>> = OnceLock::new();
+    let mut loaded = LOADED.get_or_init(Mutex::default).lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(network) = loaded.get(path) {
+        return Ok(Arc::clone(network));
+    }
+    let network = Arc::new(NTupleNetwork::load(path).map_err(|e| e.to_string())?);
+    loaded.insert(path.to_path_buf(), Arc::clone(&network));
+    Ok(network)
+}
+
 /// A 2048 player as a row describes it: enough to build it and to print the `g2048` flags that
 /// rebuild it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Player2048 {
     /// A uniformly random legal move.
     Random,
@@ -26,6 +44,10 @@ pub enum Player2048 {
     Expectimax { depth: u32, heuristic: SeedHeuristic },
     /// The strong expectimax with the line-table heuristic, on one thread.
     Strong { cprob: f64, max_depth: u32 },
+    /// One ply with an n-tuple network (a file of `cargo xtask train-2048`).
+    NTupleGreedy { network: PathBuf },
+    /// The strong expectimax with an n-tuple network, on one thread.
+    NTupleStrong { network: PathBuf, cprob: f64, max_depth: u32 },
 }
 
 /// One row of the 2048 evaluation: a player and the game's stopping rules.
@@ -65,6 +87,13 @@ pub enum RowSpec {
 
 impl Player2048 {
     fn agent(&self) -> Box<dyn Agent> {
+        let network = |path: &Path| load_network(path).expect("the eval loads every network before it plays");
+        let strong_config = |cprob, max_depth| StrongConfig {
+            probability_cutoff: cprob,
+            max_depth,
+            threads: 1,
+            ..StrongConfig::default()
+        };
         match *self {
             Player2048::Random => Box::new(RandomAgent::new(0)),
             Player2048::Greedy => Box::new(Greedy::new(LineTable::default())),
@@ -75,13 +104,11 @@ impl Player2048 {
                 Box::new(SeedExpectimax::new(SeedConfig::original(depth), heuristic))
             }
             Player2048::Strong { cprob, max_depth } => {
-                let config = StrongConfig {
-                    probability_cutoff: cprob,
-                    max_depth,
-                    threads: 1,
-                    ..StrongConfig::default()
-                };
-                Box::new(Strong::new(config, LineTable::default()))
+                Box::new(Strong::new(strong_config(cprob, max_depth), LineTable::default()))
+            }
+            Player2048::NTupleGreedy { network: ref path } => Box::new(Greedy::new(network(path))),
+            Player2048::NTupleStrong { network: ref path, cprob, max_depth } => {
+                Box::new(Strong::new(strong_config(cprob, max_depth), network(path)))
             }
         }
     }
@@ -93,7 +120,8 @@ impl Player2048 {
             Player2048::Greedy => "greedy",
             Player2048::Minimax { .. } => "minimax",
             Player2048::Expectimax { .. } => "expectimax",
-            Player2048::Strong { .. } => "strong",
+            Player2048::Strong { .. } | Player2048::NTupleStrong { .. } => "strong",
+            Player2048::NTupleGreedy { .. } => "greedy",
         }
     }
 
@@ -104,13 +132,16 @@ impl Player2048 {
             Player2048::Minimax { heuristic, .. } | Player2048::Expectimax { heuristic, .. } => {
                 heuristic.name().into()
             }
+            Player2048::NTupleGreedy { network } | Player2048::NTupleStrong { network, .. } => {
+                format!("n-tuple {}", network.display())
+            }
         }
     }
 
     fn depth(&self) -> Option<u32> {
         match self {
             Player2048::Minimax { depth, .. } | Player2048::Expectimax { depth, .. } => Some(*depth),
-            Player2048::Greedy => Some(1),
+            Player2048::Greedy | Player2048::NTupleGreedy { .. } => Some(1),
             _ => None,
         }
     }
@@ -129,6 +160,11 @@ impl Player2048 {
             Player2048::Strong { cprob, max_depth } => {
                 format!("--agent strong --cprob {cprob} --max-depth {max_depth} --threads 1")
             }
+            Player2048::NTupleGreedy { network } => format!("--agent greedy --network {}", network.display()),
+            Player2048::NTupleStrong { network, cprob, max_depth } => format!(
+                "--agent strong --network {} --cprob {cprob} --max-depth {max_depth} --threads 1",
+                network.display()
+            ),
         }
     }
 }
@@ -152,7 +188,7 @@ impl Row2048 {
             Player2048::Minimax { .. } | Player2048::Expectimax { .. } => {
                 settings.insert("model".into(), "original (plies, partial cut)".into());
             }
-            Player2048::Strong { cprob, max_depth } => {
+            Player2048::Strong { cprob, max_depth } | Player2048::NTupleStrong { cprob, max_depth, .. } => {
                 settings.insert("cprob".into(), cprob.to_string());
                 settings.insert("max_depth".into(), max_depth.to_string());
             }
@@ -252,8 +288,12 @@ pub const STRONG_FAST: Player2048 = Player2048::Strong { cprob: 1e-3, max_depth:
 /// agents at depth 4; expectimax at 5 and minimax at 6), then rows beyond the seed (baselines,
 /// the strong agent to 2048, and the strong agent playing on to the end).
 ///
-/// `quick` keeps every row but plays at reduced depth, and the play-on row stops after 300 moves.
-pub fn rows_2048(quick: bool) -> Vec<Row> {
+/// With `network` (a file of `cargo xtask train-2048`), two more rows play on to the end with
+/// it: one ply (`ntuple-greedy-play-on`), and the strong search at a shallow setting
+/// (`ntuple-strong-play-on`: cut-off 0.01, at most 2 moves deep).
+///
+/// `quick` keeps every row but plays at reduced depth, and the play-on rows stop after 300 moves.
+pub fn rows_2048(quick: bool, network: Option<&Path>) -> Vec<Row> {
     let (d4, d5, d6) = if quick { (2, 3, 4) } else { (4, 5, 6) };
     let games = |n: u64| if quick { 2 } else { n };
     let prefix = if quick { "quick-" } else { "" };
@@ -308,11 +348,23 @@ pub fn rows_2048(quick: bool) -> Vec<Row> {
     };
     rows.push(row(3, format!("{prefix}strong"), games(20), strong, TO_2048));
     let fast = if quick { Player2048::Strong { cprob: 0.05, max_depth: 3 } } else { STRONG_FAST };
-    let mut play_on = row(3, format!("{prefix}strong-fast-play-on"), games(10), fast, None);
-    if let (true, RowSpec::G2048(spec)) = (quick, &mut play_on.spec) {
-        spec.max_moves = Some(300);
+    rows.push(row(3, format!("{prefix}strong-fast-play-on"), games(10), fast, None));
+    if let Some(path) = network {
+        let network = path.to_path_buf();
+        let greedy = Player2048::NTupleGreedy { network: network.clone() };
+        rows.push(row(3, format!("{prefix}ntuple-greedy-play-on"), games(100), greedy, None));
+        let strong = Player2048::NTupleStrong { network, cprob: 0.01, max_depth: 2 };
+        rows.push(row(3, format!("{prefix}ntuple-strong-play-on"), games(20), strong, None));
     }
-    rows.push(play_on);
+    if quick {
+        for row in &mut rows {
+            if let RowSpec::G2048(spec) = &mut row.spec
+                && spec.stop_at.is_none()
+            {
+                spec.max_moves = Some(300);
+            }
+        }
+    }
     rows
 }
 
@@ -349,11 +401,6 @@ pub fn published_2048(row: &str) -> Option<Published> {
     }
 }
 
-/// Tiles-reached rates nneonneo's program published over 100 games played to the end, for the
-/// play-on table: (tile, percent of games).
-pub const NNEONNEO_REACHED: [(u32, f64); 5] =
-    [(2048, 100.0), (4096, 100.0), (8192, 100.0), (16384, 94.0), (32768, 36.0)];
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,19 +408,19 @@ mod tests {
     #[test]
     fn row_ids_are_unique_and_published_rows_exist() {
         for quick in [false, true] {
-            let rows = rows_2048(quick);
+            let rows = rows_2048(quick, None);
             let mut ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
             ids.sort_unstable();
             ids.dedup();
             assert_eq!(ids.len(), rows.len());
         }
-        let rows = rows_2048(false);
+        let rows = rows_2048(false, None);
         for id in ["minimax-d4-mixed", "minimax-d4", "expectimax-d4", "expectimax-d5", "minimax-d6"] {
             assert!(rows.iter().any(|r| r.id == id), "{id}");
             assert!(published_2048(id).is_some());
         }
         assert_eq!(rows.iter().filter(|r| r.tier == 1).count(), 10);
-        assert!(rows_2048(true).iter().all(|r| published_2048(&r.id).is_none()));
+        assert!(rows_2048(true, None).iter().all(|r| published_2048(&r.id).is_none()));
     }
 
     #[test]
@@ -385,12 +432,39 @@ mod tests {
 
     #[test]
     fn a_row_replays_from_its_command() {
-        let row = &rows_2048(true)[0];
+        let row = &rows_2048(true, None)[0];
         let line = row.run(0, 42);
         let seed = game_seed(42, 0);
         assert_eq!(line.seed, seed);
         assert!(line.replay.contains(&format!("--seed {seed}")) && line.replay.contains("--stop-at 2048"));
         assert!(line.replay.contains(&format!("--depth {}", line.depth.unwrap())));
         assert_eq!(row.run(0, 42).moves, line.moves);
+    }
+
+    #[test]
+    fn a_network_adds_two_play_on_rows_that_replay_with_it() {
+        use game2048::ntuple::{Shape, TrainConfig};
+        let dir = std::env::temp_dir().join(format!("tiers-network-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("net.bin");
+        let network = NTupleNetwork::new(Shape::Small);
+        network.train(&TrainConfig { games: 10, ..TrainConfig::default() }, |_| {});
+        network.save(&path).unwrap();
+
+        let plain = rows_2048(true, None).len();
+        let rows = rows_2048(true, Some(&path));
+        assert_eq!(rows.len(), plain + 2);
+        let ntuple: Vec<&Row> = rows.iter().filter(|r| r.id.contains("ntuple")).collect();
+        assert_eq!(ntuple.len(), 2);
+        for row in ntuple {
+            let RowSpec::G2048(spec) = &row.spec else { panic!("a 2048 row") };
+            assert_eq!((spec.stop_at, spec.max_moves), (None, Some(300)));
+            let line = row.run(0, 5);
+            assert!(line.moves > 0 && line.moves <= 300);
+            assert!(line.replay.contains(&format!("--network {}", path.display())), "{}", line.replay);
+            assert!(line.heuristic.starts_with("n-tuple"));
+        }
+        assert!(load_network(&dir.join("missing.bin")).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

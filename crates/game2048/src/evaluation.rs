@@ -42,6 +42,15 @@ impl<H: Heuristic + ?Sized> Heuristic for &H {
     }
 }
 
+impl<H: Heuristic + ?Sized + Send> Heuristic for std::sync::Arc<H> {
+    fn value(&self, board: Board) -> f64 {
+        (**self).value(board)
+    }
+    fn bounds(&self) -> Option<(f64, f64)> {
+        (**self).bounds()
+    }
+}
+
 impl<H: Heuristic + ?Sized> Heuristic for Box<H> {
     fn value(&self, board: Board) -> f64 {
         (**self).value(board)
