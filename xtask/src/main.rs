@@ -99,6 +99,9 @@ enum Task {
         /// end with it, one ply and a shallow strong search.
         #[arg(long, value_name = "FILE")]
         network: Option<PathBuf>,
+        /// Run only the rows whose id contains one of these words (e.g. `--rows ntuple,greedy`).
+        #[arg(long, value_delimiter = ',', value_name = "WORD,...")]
+        rows: Vec<String>,
     },
     /// Rebuild summary.md and the plots from the games.jsonl of one or more output folders.
     Report {
@@ -397,7 +400,7 @@ fn report_task(dirs: &[PathBuf], out: Option<PathBuf>) -> Result<(), String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.task {
-        Task::Eval { game, tier, games, seed, jobs, out, quick, shard, network } => {
+        Task::Eval { game, tier, games, seed, jobs, out, quick, shard, network, rows } => {
             if games == Some(0) {
                 eprintln!("error: --games must be at least 1");
                 return ExitCode::from(2);
@@ -430,6 +433,7 @@ fn main() -> ExitCode {
                 quick,
                 shard: shard.unwrap_or(Shard::ALL),
                 network,
+                rows,
             })
         }
         Task::Report { dirs, out } => report_task(&dirs, out),

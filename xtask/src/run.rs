@@ -82,6 +82,8 @@ pub struct EvalOptions {
     pub shard: Shard,
     /// An n-tuple network file: adds the 2048 rows that play with it.
     pub network: Option<PathBuf>,
+    /// Run only the rows whose id contains one of these (all rows when empty).
+    pub rows: Vec<String>,
 }
 
 /// Why an evaluation could not run.
@@ -148,6 +150,9 @@ pub fn plan(options: &EvalOptions) -> Result<Vec<Row>, EvalError> {
     Ok(rows
         .into_iter()
         .filter(|row| options.tiers.contains(&row.tier))
+        .filter(|row| {
+            options.rows.is_empty() || options.rows.iter().any(|part| row.id.contains(part.as_str()))
+        })
         .map(|mut row| {
             if let Some(n) = options.games {
                 row.games = n;
@@ -292,6 +297,7 @@ mod tests {
             quick: true,
             shard: Shard::ALL,
             network: None,
+            rows: Vec::new(),
         }
     }
 
@@ -375,5 +381,20 @@ mod tests {
         std::fs::write(&file, "x").unwrap();
         let err = eval(&options(file)).unwrap_err();
         assert!(matches!(err, EvalError::OutputFolder { .. }), "{err}");
+    }
+
+    #[test]
+    fn rows_are_chosen_by_id_and_a_bad_network_is_refused_before_any_game() {
+        let chosen = plan(&EvalOptions {
+            tiers: vec![1, 2, 3],
+            rows: vec!["greedy".into(), "random".into()],
+            ..options(temp_dir("rows"))
+        })
+        .unwrap();
+        let ids: Vec<&str> = chosen.iter().map(|r| r.id.as_str()).collect();
+        assert_eq!(ids, vec!["quick-random", "quick-greedy"]);
+        let missing = temp_dir("network").join("missing.bin");
+        let err = plan(&EvalOptions { network: Some(missing), ..options(temp_dir("network")) }).unwrap_err();
+        assert!(matches!(err, EvalError::Network(_)), "{err}");
     }
 }
