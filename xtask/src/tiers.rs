@@ -290,7 +290,7 @@ pub const STRONG_FAST: Player2048 = Player2048::Strong { cprob: 1e-3, max_depth:
 ///
 /// With `network` (a file of `cargo xtask train-2048`), two more rows play on to the end with
 /// it: one ply (`ntuple-greedy-play-on`), and the strong search at a shallow setting
-/// (`ntuple-strong-play-on`: cut-off 0.01, at most 2 moves deep).
+/// (`ntuple-strong-play-on`: cut-off 0.01, at most 3 moves deep).
 ///
 /// `quick` keeps every row but plays at reduced depth, and the play-on rows stop after 300 moves.
 pub fn rows_2048(quick: bool, network: Option<&Path>) -> Vec<Row> {
@@ -353,7 +353,7 @@ pub fn rows_2048(quick: bool, network: Option<&Path>) -> Vec<Row> {
         let network = path.to_path_buf();
         let greedy = Player2048::NTupleGreedy { network: network.clone() };
         rows.push(row(3, format!("{prefix}ntuple-greedy-play-on"), games(100), greedy, None));
-        let strong = Player2048::NTupleStrong { network, cprob: 0.01, max_depth: 2 };
+        let strong = Player2048::NTupleStrong { network, cprob: 0.01, max_depth: 3 };
         rows.push(row(3, format!("{prefix}ntuple-strong-play-on"), games(20), strong, None));
     }
     if quick {
