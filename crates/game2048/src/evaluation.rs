@@ -3,7 +3,7 @@
 use search_core::{Evaluator, Player};
 
 use crate::board::Board;
-use crate::rules::{Game2048, Position};
+use crate::rules::{Game2048, Position, Spawns, Turn};
 
 /// A static value of a board: higher is better for the player.
 ///
@@ -31,6 +31,19 @@ pub trait Heuristic: Sync {
     fn bounds(&self) -> Option<(f64, f64)> {
         None
     }
+
+    /// The largest value among the boards `board` slides to (its afterstates), `None` when no
+    /// move is legal. The default slides and values each; a heuristic that can share work
+    /// between the four overrides it, and must give exactly the same value.
+    fn best_afterstate(&self, board: Board) -> Option<f64> {
+        // The first of the largest, NaN kept, as the search's own maximum would find it.
+        board
+            .afters()
+            .into_iter()
+            .flatten()
+            .map(|after| self.value(after))
+            .reduce(|a, b| if b > a || b.is_nan() { b } else { a })
+    }
 }
 
 impl<H: Heuristic + ?Sized> Heuristic for &H {
@@ -39,6 +52,9 @@ impl<H: Heuristic + ?Sized> Heuristic for &H {
     }
     fn bounds(&self) -> Option<(f64, f64)> {
         (**self).bounds()
+    }
+    fn best_afterstate(&self, board: Board) -> Option<f64> {
+        (**self).best_afterstate(board)
     }
 }
 
@@ -49,6 +65,9 @@ impl<H: Heuristic + ?Sized + Send> Heuristic for std::sync::Arc<H> {
     fn bounds(&self) -> Option<(f64, f64)> {
         (**self).bounds()
     }
+    fn best_afterstate(&self, board: Board) -> Option<f64> {
+        (**self).best_afterstate(board)
+    }
 }
 
 impl<H: Heuristic + ?Sized> Heuristic for Box<H> {
@@ -57,6 +76,9 @@ impl<H: Heuristic + ?Sized> Heuristic for Box<H> {
     }
     fn bounds(&self) -> Option<(f64, f64)> {
         (**self).bounds()
+    }
+    fn best_afterstate(&self, board: Board) -> Option<f64> {
+        (**self).best_afterstate(board)
     }
 }
 
@@ -116,5 +138,14 @@ impl<H: Heuristic> Evaluator<Game2048> for Evaluation<H> {
 
     fn bounds(&self) -> Option<(f64, f64)> {
         self.heuristic.bounds().map(|(lo, hi)| (lo.min(self.loss), hi.max(self.loss)))
+    }
+
+    /// A slide position's best afterstate by the heuristic: the children of a slide are spawn
+    /// positions, never out of empty cells after a legal slide, so none is terminal.
+    fn best_chance_child(&self, game: &Game2048, position: &Position, player: Player) -> Option<f64> {
+        if position.turn != Turn::Slide || game.spawns != Spawns::Chance || player != 0 {
+            return None;
+        }
+        self.heuristic.best_afterstate(position.board)
     }
 }

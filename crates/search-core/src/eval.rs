@@ -66,4 +66,20 @@ pub trait Evaluator<G: Game> {
     fn bounds(&self) -> Option<(Self::Value, Self::Value)> {
         None
     }
+
+    /// The value of the maximiser's node `state` when each of its children is a chance node that
+    /// the search would value with [`Evaluator::evaluate`] (its depth is spent, or the cut-off
+    /// policy cuts it: see [`crate::CutoffPolicy::cuts_every_chance_node`]): the largest of those
+    /// values, computed in one go. `None` (the default), or a child that is not such a chance
+    /// node, leaves the work to the search.
+    ///
+    /// [`crate::expectimax`] asks it, and the answer must be exactly the value the search would
+    /// find (the largest of `evaluate` over the children; a child with no outcomes is terminal
+    /// and valued by [`Evaluator::terminal`]). A game whose move generation already computes
+    /// what the evaluation needs (2048: the slid rows) saves a node and a call per child. The
+    /// children it values this way are not counted in the search's statistics.
+    fn best_chance_child(&self, game: &G, state: &G::State, player: Player) -> Option<Self::Value> {
+        let _ = (game, state, player);
+        None
+    }
 }

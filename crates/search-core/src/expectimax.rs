@@ -414,6 +414,16 @@ where
                         return self.leaf(state);
                     }
                 }
+                // Every child a chance node valued statically: the evaluator may value them
+                // all in one go.
+                if is_max
+                    && (child_depth == 0
+                        || self.config.horizon.cutoff.cuts_every_chance_node(child_depth, prob, ply + 1))
+                    && let Some(v) = self.eval.best_chance_child(game, state, self.maximizer)
+                {
+                    self.stats.leaves += 1;
+                    return checked(v);
+                }
                 let mut table = table;
                 let mut best = None;
                 game.successors(state, |_, child| {

@@ -63,6 +63,15 @@ pub trait CutoffPolicy<G: Game>: Sync {
     fn uses_width(&self) -> bool {
         true
     }
+
+    /// Whether [`CutoffPolicy::cut`] answers `true` for every chance node, whatever its state
+    /// and width, with `remaining` depth left, reached with path probability `prob`, `ply` below
+    /// the root. The default, `false`, is always safe; a search that knows it can value a whole
+    /// node of leaves at once ([`crate::Evaluator::best_chance_child`]).
+    fn cuts_every_chance_node(&self, remaining: u32, prob: f64, ply: u32) -> bool {
+        let _ = (remaining, prob, ply);
+        false
+    }
 }
 
 /// Never cuts: the search stops only at the depth limit and at terminal states. The default.
@@ -96,6 +105,10 @@ impl<G: Game> CutoffPolicy<G> for ProbabilityCutoff {
 
     fn uses_width(&self) -> bool {
         false
+    }
+
+    fn cuts_every_chance_node(&self, _: u32, prob: f64, _: u32) -> bool {
+        prob < self.threshold
     }
 }
 

@@ -248,6 +248,31 @@ proptest! {
 }
 
 /// A tree that lists its moves in a seeded pseudo-random order.
+/// [`TreeEval`] that also values a node whose children are all chance nodes in one go, and
+/// refuses (`None`) when one is not.
+struct AtOnce;
+
+impl Evaluator<Tree> for AtOnce {
+    type Value = f64;
+
+    fn evaluate(&self, tree: &Tree, state: &NodeId, player: u8) -> f64 {
+        TreeEval::<f64>::new().evaluate(tree, state, player)
+    }
+
+    fn best_chance_child(&self, tree: &Tree, state: &NodeId, player: u8) -> Option<f64> {
+        let mut best: Option<f64> = None;
+        let mut all_chance = true;
+        tree.successors(state, |_, child| {
+            all_chance &= tree.to_move(&child) == search_core::ToMove::Chance;
+            let v = self.evaluate(tree, &child, player);
+            if best.is_none_or(|b| v > b) {
+                best = Some(v);
+            }
+        });
+        best.filter(|_| all_chance)
+    }
+}
+
 struct Shuffled<'a> {
     tree: &'a Tree,
     seed: u64,
@@ -316,6 +341,20 @@ proptest! {
         let found = expectimax::search(&tree, &eval, &root, &config, &mut none);
         prop_assert_eq!((found.value, found.best_move), (oracle.value, oracle.best_move));
         prop_assert_eq!(found.stats.policy_cutoffs, oracle.stats.policy_cutoffs);
+    }
+
+    /// An evaluator that values a node of leaves at once (`best_chance_child`) changes
+    /// nothing: the search asks it only where every child is a chance node it would value
+    /// statically, so the value and move stay the oracle's, and fewer leaves are counted.
+    #[test]
+    fn expectimax_with_a_node_of_leaves_at_once(seed: u64, depth in 1u32..=6, b in 1usize..=4, plies: bool, threshold in 0.0f64..0.6) {
+        let (tree, root) = tree(seed, &with_chance(depth, b, false, false));
+        let count = if plies { DepthCount::Plies } else { DepthCount::Moves };
+        let horizon = Horizon { depth, count, cutoff: ProbabilityCutoff { threshold } };
+        let oracle = minimax::search(&tree, &TreeEval::<f64>::new(), &root, &horizon);
+        let config = expectimax::Config { horizon, reuse: Reuse::Deeper, parallel: false };
+        let found = expectimax::search(&tree, &AtOnce, &root, &config, &mut ChanceTables::none());
+        prop_assert_eq!((found.value, found.best_move), (oracle.value, oracle.best_move));
     }
 
     /// With a table that reuses only values found with the same depth left, a DAG's
