@@ -374,3 +374,32 @@ fn strong_without_a_table_is_the_oracle() {
         board = rules.spawn(board.after(d).unwrap(), &mut rng).unwrap();
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    /// The line table's best afterstate (what the strong search asks at its last level) is the
+    /// best of its afterstates' values to the last bit, on boards one spawn from a common parent
+    /// as a search meets them, with strangers and boards holding a 32768 mixed in.
+    #[test]
+    fn best_afterstate_is_exact_on_siblings(parent in any_board(), picks in prop::collection::vec((0usize..16, 1u8..=2, any::<bool>()), 1..40)) {
+        // A second strategy of boards would make the debug build's stack frame too big for a
+        // test thread; a rotated parent is a stranger to its children just as well.
+        let stranger = Board::from_raw(parent.raw().rotate_left(20));
+        use game2048::Heuristic;
+        use game2048::heuristics::LineTable;
+        let table = LineTable::default();
+        let direct = |b: Board| {
+            b.afters().into_iter().flatten().map(|a| table.value(a)).reduce(|x, y| if y > x || y.is_nan() { y } else { x })
+        };
+        for (cell, rank, interleave) in picks {
+            let board = parent.spawn(cell, rank).unwrap_or(parent);
+            let got = table.best_afterstate(board);
+            let want = direct(board);
+            prop_assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "{} (parent {})", board, parent);
+            if interleave {
+                prop_assert_eq!(table.best_afterstate(stranger).map(f64::to_bits), direct(stranger).map(f64::to_bits));
+            }
+        }
+    }
+}
