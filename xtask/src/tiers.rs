@@ -354,7 +354,7 @@ pub fn rows_2048(quick: bool, network: Option<&Path>) -> Vec<Row> {
         let greedy = Player2048::NTupleGreedy { network: network.clone() };
         rows.push(row(3, format!("{prefix}ntuple-greedy-play-on"), games(100), greedy, None));
         let strong = Player2048::NTupleStrong { network, cprob: 0.01, max_depth: 3 };
-        rows.push(row(3, format!("{prefix}ntuple-strong-play-on"), games(20), strong, None));
+        rows.push(row(3, format!("{prefix}ntuple-strong-play-on"), games(50), strong, None));
     }
     if quick {
         for row in &mut rows {
