@@ -115,3 +115,15 @@ fn the_hash_tells_positions_apart() {
     assert_ne!(game.hash(&p), game.hash(&other));
     assert_eq!(game.hash(&p), game.hash(&Position::from_state(&s).unwrap()));
 }
+
+/// The perfect-information Block game keeps search-core's `Game` contract on seeded random
+/// walks from several deals.
+#[test]
+fn the_game_keeps_the_search_contract() {
+    use search_core::testing::{Walk, check_hashed};
+    let starts: Vec<Position> =
+        (0..5).map(|seed| Position::from_state(&State::deal(Rules::block(), seed)).unwrap()).collect();
+    let report =
+        check_hashed(&PerfectBlock::default(), &starts, &Walk { walks: 4, max_plies: 100, seed: 2 }).unwrap();
+    assert_eq!(report.terminal_states, 20);
+}

@@ -303,3 +303,17 @@ proptest! {
         }
     }
 }
+
+/// Hex keeps search-core's `Game` contract on seeded random walks over every board size to 11.
+#[test]
+fn the_game_keeps_the_search_contract() {
+    use search_core::testing::{Walk, check_hashed};
+    for size in 1..=11u8 {
+        let game = hex::HexGame::new(size);
+        let start = hex::Position::new(u32::from(size)).unwrap();
+        let walk = Walk { walks: 4, max_plies: 200, seed: u64::from(size) };
+        let report = check_hashed(&game, &[start], &walk).unwrap();
+        // Every walk ends: a full board always has a winner.
+        assert_eq!(report.terminal_states, 4, "size {size}");
+    }
+}

@@ -85,7 +85,9 @@
 //!
 //! # Feature flags
 //!
-//! None: every part of the crate is always built.
+//! - `testing`: the module `testing`, a conformance checker any game's tests can run (random
+//!   walks that check the contract of [`Game`] and [`GameHash`]). Enable it in
+//!   `[dev-dependencies]`: `search-core = { version = "…", features = ["testing"] }`.
 
 #![forbid(unsafe_code)]
 
@@ -103,6 +105,8 @@ mod ordering;
 pub mod parallel;
 mod stats;
 mod table;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod tree;
 mod value;
 mod zobrist;
