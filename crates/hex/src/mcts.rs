@@ -491,7 +491,7 @@ pub struct MctsPlayer {
     /// The time the solver took on the current move.
     solver_time: Duration,
     reason: Option<MctsReason>,
-    last: Option<mcts::SearchResult<HexMove>>,
+    last: Option<mcts::MctsResult<HexMove>>,
 }
 
 impl MctsPlayer {
@@ -524,7 +524,7 @@ impl MctsPlayer {
     }
 
     /// The last search, if the last move came from one.
-    pub fn last_result(&self) -> Option<&mcts::SearchResult<HexMove>> {
+    pub fn last_result(&self) -> Option<&mcts::MctsResult<HexMove>> {
         self.last.as_ref()
     }
 

@@ -13,15 +13,18 @@
 //!
 //! [`search`] uses the infinite window, so its value is always exact.
 
-use crate::engine::{Searcher, maximizer};
+pub(crate) mod searcher;
+
 use crate::eval::Evaluator;
 use crate::game::Game;
+use crate::game::maximizer;
 use crate::horizon::{CutoffPolicy, Horizon, NoCutoff};
 use crate::limits::Clock;
 use crate::limits::WallClock;
 use crate::stats::SearchStats;
 use crate::table::TableAccess;
 use crate::value::Value;
+use searcher::Searcher;
 
 /// Settings of an alpha-beta search.
 ///

@@ -208,7 +208,7 @@ where
     C: CutoffPolicy<G>,
 {
     let clock = WallClock::start();
-    let maximizer = crate::engine::maximizer(game, state);
+    let maximizer = crate::game::maximizer(game, state);
     let depth = config.horizon.depth;
     let new_run =
         || Run { game, eval, config, maximizer, stats: SearchStats::default(), outcomes: Vec::new() };

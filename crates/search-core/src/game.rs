@@ -148,3 +148,12 @@ pub trait GameHash: Game {
     /// Zobrist hash updated incrementally is the usual choice.
     fn hash(&self, state: &Self::State) -> u64;
 }
+
+/// The player a search from `state` maximises for: the one to move, or player 0 at a chance or
+/// terminal root.
+pub(crate) fn maximizer<G: Game>(game: &G, state: &G::State) -> Player {
+    match game.to_move(state) {
+        ToMove::Player(p) => p,
+        _ => 0,
+    }
+}

@@ -2,9 +2,10 @@
 
 use std::time::Duration;
 
+use crate::alphabeta::searcher::Searcher;
 use crate::alphabeta::{self, SearchResult};
-use crate::engine::{Searcher, maximizer};
 use crate::eval::Evaluator;
+use crate::game::maximizer;
 use crate::game::{Game, MoveList, ToMove};
 use crate::horizon::{CutoffPolicy, NoCutoff};
 use crate::limits::{Budget, Clock, Limits};

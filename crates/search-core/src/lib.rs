@@ -92,7 +92,6 @@
 #![forbid(unsafe_code)]
 
 pub mod alphabeta;
-mod engine;
 mod eval;
 pub mod expectimax;
 mod game;

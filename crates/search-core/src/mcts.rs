@@ -274,9 +274,10 @@ pub struct MoveStats<M> {
     pub winner: Option<Player>,
 }
 
-/// The answer of a search, as data.
+/// The answer of a Monte Carlo search, as data: visit statistics per root move, where the
+/// depth-first searches' [`crate::SearchResult`] holds a value and a principal variation.
 #[derive(Clone, Debug, PartialEq)]
-pub struct SearchResult<M> {
+pub struct MctsResult<M> {
     /// A root move proved to win, else the most visited root move not proved to lose (the
     /// first in generation order on a tie), else the most visited; `None` at a terminal state.
     pub best_move: Option<M>,
@@ -402,7 +403,7 @@ pub fn search<G: Game, P: Playout<G>>(
     state: &G::State,
     playout: &mut P,
     config: &Config,
-) -> SearchResult<G::Move> {
+) -> MctsResult<G::Move> {
     search_with_clock(game, state, playout, config, &WallClock::start())
 }
 
@@ -416,7 +417,7 @@ pub fn search_with_clock<G: Game, P: Playout<G>, C: Clock + ?Sized>(
     playout: &mut P,
     config: &Config,
     clock: &C,
-) -> SearchResult<G::Move> {
+) -> MctsResult<G::Move> {
     search_with_knowledge(game, state, playout, &mut (), config, clock)
 }
 
@@ -472,7 +473,7 @@ pub fn search_with_knowledge<G: Game, P: Playout<G>, K: Knowledge<G> + ?Sized, C
     knowledge: &mut K,
     config: &Config,
     clock: &C,
-) -> SearchResult<G::Move> {
+) -> MctsResult<G::Move> {
     assert!(
         config.iterations.is_some() || config.time.is_some(),
         "an MCTS search needs an iteration or a time limit"
@@ -741,7 +742,7 @@ impl<G: Game> Search<'_, G> {
         }
     }
 
-    fn result(self, iterations: u64, elapsed: Duration) -> SearchResult<G::Move> {
+    fn result(self, iterations: u64, elapsed: Duration) -> MctsResult<G::Move> {
         let root = &self.nodes[0];
         let first = root.first_child as usize;
         let moves: Vec<MoveStats<G::Move>> = self.nodes[first..first + root.children as usize]
@@ -767,7 +768,7 @@ impl<G: Game> Search<'_, G> {
             Some(b) if (rank(b), b.visits) >= (rank(m), m.visits) => Some(b),
             _ => Some(m),
         });
-        SearchResult {
+        MctsResult {
             best_move: best.map(|m| m.mv),
             value: best.map_or(0.0, |m| m.value),
             moves,

@@ -55,7 +55,7 @@ where
         game,
         eval,
         horizon,
-        maximizer: crate::engine::maximizer(game, state),
+        maximizer: crate::game::maximizer(game, state),
         stats: SearchStats::default(),
     };
     let (value, best_move) = match game.to_move(state) {
@@ -112,7 +112,7 @@ where
         game,
         eval,
         horizon,
-        maximizer: crate::engine::maximizer(game, state),
+        maximizer: crate::game::maximizer(game, state),
         stats: SearchStats::default(),
     };
     match game.to_move(state) {

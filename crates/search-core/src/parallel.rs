@@ -4,8 +4,8 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+use crate::alphabeta::searcher::Searcher;
 use crate::alphabeta::{self, SearchResult};
-use crate::engine::Searcher;
 use crate::eval::Evaluator;
 use crate::game::{Game, MoveList, ToMove};
 use crate::horizon::{CutoffPolicy, NoCutoff};

@@ -1,4 +1,5 @@
-//! The one recursive search behind alpha-beta, iterative deepening and the parallel root split.
+//! The alpha-beta recursion: the one search behind [`super::search`], iterative deepening and
+//! the parallel root split.
 //!
 //! It is a fail-hard alpha-beta in max/min form (values are always the maximiser's) that also
 //! handles chance nodes, exactly or with Star1, and a transposition table, killers, history and
@@ -7,7 +8,7 @@
 use std::cmp::Reverse;
 use std::mem::take;
 
-use crate::alphabeta::Config;
+use super::Config;
 use crate::eval::Evaluator;
 use crate::game::{Game, MoveList, OutcomeList, Player, ToMove};
 use crate::horizon::{CutoffContext, CutoffPolicy};
@@ -45,15 +46,6 @@ pub(crate) struct Searcher<'a, G: Game, E: Evaluator<G>, C, T> {
     pub(crate) aborted: bool,
     /// A move to try first at the root (the previous iteration's best).
     pub(crate) root_hint: Option<G::Move>,
-}
-
-/// The player a search from `state` maximises for: the one to move, or player 0 at a chance or
-/// terminal root.
-pub(crate) fn maximizer<G: Game>(game: &G, state: &G::State) -> Player {
-    match game.to_move(state) {
-        ToMove::Player(p) => p,
-        _ => 0,
-    }
 }
 
 impl<'a, G, E, C, T> Searcher<'a, G, E, C, T>
