@@ -26,8 +26,6 @@ mod record;
 mod run;
 mod summary;
 mod tiers;
-mod tiers_domino;
-mod tiers_hex;
 mod train_2048;
 
 use std::path::{Path, PathBuf};

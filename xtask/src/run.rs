@@ -11,9 +11,10 @@ use rayon::prelude::*;
 use thiserror::Error;
 
 use crate::record::{self, Appender, GameLine, RESULTS_FILE, RecordError};
-use crate::tiers::{Row, rows_2048};
-use crate::tiers_domino::rows_domino;
-use crate::tiers_hex::rows_hex;
+use crate::tiers::Row;
+use crate::tiers::domino::rows_domino;
+use crate::tiers::g2048::rows_2048;
+use crate::tiers::hex::rows_hex;
 
 /// Which part of the games this machine runs: those whose index is `k` modulo `n`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,7 +136,7 @@ pub fn plan(options: &EvalOptions) -> Result<Vec<Row>, EvalError> {
     let network = options.network.as_deref();
     if let Some(path) = network {
         // Read before any game starts: a bad file fails the run at once, with its reason.
-        crate::tiers::load_network(path).map_err(EvalError::Network)?;
+        crate::tiers::g2048::load_network(path).map_err(EvalError::Network)?;
     }
     let rows = match options.game {
         GameChoice::G2048 => rows_2048(options.quick, network),

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::record::GameLine;
-use crate::tiers::{Published, published_2048};
+use crate::tiers::g2048::{Published, published_2048};
 
 /// The normal quantile of a two-sided 95% interval.
 const Z95: f64 = 1.959964;

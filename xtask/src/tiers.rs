@@ -1,65 +1,14 @@
-//! What each tier runs: the rows of the 2048 evaluation, how a row plays one game, and the
-//! seed document's published numbers to compare with.
+//! What each tier runs: a row per player or pairing, for each game (2048, dominoes, Hex, one
+//! module each), and how a row plays its games.
 
-use std::collections::{BTreeMap, HashMap};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+pub mod domino;
+pub mod g2048;
+pub mod hex;
 
-use game2048::Rules;
-use game2048::agents::{
-    Agent, Greedy, RandomAgent, SeedConfig, SeedExpectimax, SeedMinimax, Strong, StrongConfig,
-};
-use game2048::heuristics::{LineTable, SeedHeuristic};
-use game2048::ntuple::NTupleNetwork;
-use game2048::play::{GameRecord, play_game};
-
+use self::domino::DominoRow;
+use self::g2048::Row2048;
+use self::hex::HexRow;
 use crate::record::GameLine;
-
-/// The network of an n-tuple row, loaded once per process and shared by its games.
-///
-/// A row names the file; [`load_network`] reads it (and [`crate::run::eval`] does so before any
-/// game starts, so a bad file fails the run at once with its reason).
-pub fn load_network(path: &Path) -> Result<Arc<NTupleNetwork>, String> {
-    static LOADED: OnceLock<Mutex<HashMap<PathBuf, Arc<NTupleNetwork>>>> = OnceLock::new();
-    let mut loaded = LOADED.get_or_init(Mutex::default).lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(network) = loaded.get(path) {
-        return Ok(Arc::clone(network));
-    }
-    let network = Arc::new(NTupleNetwork::load(path).map_err(|e| e.to_string())?);
-    loaded.insert(path.to_path_buf(), Arc::clone(&network));
-    Ok(network)
-}
-
-/// A 2048 player as a row describes it: enough to build it and to print the `g2048` flags that
-/// rebuild it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Player2048 {
-    /// A uniformly random legal move.
-    Random,
-    /// One ply with the line-table heuristic.
-    Greedy,
-    /// The seed's minimax as the original program ran it (plies, partial cut).
-    Minimax { depth: u32, heuristic: SeedHeuristic },
-    /// The seed's expectimax as the original program ran it (plies, partial cut).
-    Expectimax { depth: u32, heuristic: SeedHeuristic },
-    /// The strong expectimax with the line-table heuristic, on one thread.
-    Strong { cprob: f64, max_depth: u32 },
-    /// One ply with an n-tuple network (a file of `cargo xtask train-2048`).
-    NTupleGreedy { network: PathBuf },
-    /// The strong expectimax with an n-tuple network, on one thread.
-    NTupleStrong { network: PathBuf, cprob: f64, max_depth: u32 },
-}
-
-/// One row of the 2048 evaluation: a player and the game's stopping rules.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Row2048 {
-    /// The player.
-    pub player: Player2048,
-    /// Stop as won at this tile (the seed's protocol stops at 2048); `None` plays on.
-    pub stop_at: Option<u32>,
-    /// Stop after this many moves (only `--quick` uses it, to keep play-on rows short).
-    pub max_moves: Option<u64>,
-}
 
 /// A row of some tier.
 #[derive(Clone, Debug, PartialEq)]
@@ -80,137 +29,9 @@ pub enum RowSpec {
     /// A 2048 player and its stopping rules.
     G2048(Row2048),
     /// A dominoes pairing on duplicate deals.
-    Domino(crate::tiers_domino::DominoRow),
+    Domino(DominoRow),
     /// A Hex pairing from fixed openings, colours swapped.
-    Hex(crate::tiers_hex::HexRow),
-}
-
-impl Player2048 {
-    fn agent(&self) -> Box<dyn Agent> {
-        let network = |path: &Path| load_network(path).expect("the eval loads every network before it plays");
-        let strong_config = |cprob, max_depth| StrongConfig {
-            probability_cutoff: cprob,
-            max_depth,
-            threads: 1,
-            ..StrongConfig::default()
-        };
-        match *self {
-            Player2048::Random => Box::new(RandomAgent::new(0)),
-            Player2048::Greedy => Box::new(Greedy::new(LineTable::default())),
-            Player2048::Minimax { depth, heuristic } => {
-                Box::new(SeedMinimax::new(SeedConfig::original(depth), heuristic))
-            }
-            Player2048::Expectimax { depth, heuristic } => {
-                Box::new(SeedExpectimax::new(SeedConfig::original(depth), heuristic))
-            }
-            Player2048::Strong { cprob, max_depth } => {
-                Box::new(Strong::new(strong_config(cprob, max_depth), LineTable::default()))
-            }
-            Player2048::NTupleGreedy { network: ref path } => Box::new(Greedy::new(network(path))),
-            Player2048::NTupleStrong { network: ref path, cprob, max_depth } => {
-                Box::new(Strong::new(strong_config(cprob, max_depth), network(path)))
-            }
-        }
-    }
-
-    /// The agent's short name.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Player2048::Random => "random",
-            Player2048::Greedy => "greedy",
-            Player2048::Minimax { .. } => "minimax",
-            Player2048::Expectimax { .. } => "expectimax",
-            Player2048::Strong { .. } | Player2048::NTupleStrong { .. } => "strong",
-            Player2048::NTupleGreedy { .. } => "greedy",
-        }
-    }
-
-    fn heuristic(&self) -> String {
-        match self {
-            Player2048::Random => "none".into(),
-            Player2048::Greedy | Player2048::Strong { .. } => "line-table".into(),
-            Player2048::Minimax { heuristic, .. } | Player2048::Expectimax { heuristic, .. } => {
-                heuristic.name().into()
-            }
-            Player2048::NTupleGreedy { network } | Player2048::NTupleStrong { network, .. } => {
-                format!("n-tuple {}", network.display())
-            }
-        }
-    }
-
-    fn depth(&self) -> Option<u32> {
-        match self {
-            Player2048::Minimax { depth, .. } | Player2048::Expectimax { depth, .. } => Some(*depth),
-            Player2048::Greedy | Player2048::NTupleGreedy { .. } => Some(1),
-            _ => None,
-        }
-    }
-
-    /// The `g2048` flags that build this player.
-    fn flags(&self) -> String {
-        match self {
-            Player2048::Random => "--agent random".into(),
-            Player2048::Greedy => "--agent greedy".into(),
-            Player2048::Minimax { depth, heuristic } => {
-                format!("--agent minimax --depth {depth} --heuristic {}", heuristic.name())
-            }
-            Player2048::Expectimax { depth, heuristic } => {
-                format!("--agent expectimax --depth {depth} --heuristic {}", heuristic.name())
-            }
-            Player2048::Strong { cprob, max_depth } => {
-                format!("--agent strong --cprob {cprob} --max-depth {max_depth} --threads 1")
-            }
-            Player2048::NTupleGreedy { network } => format!("--agent greedy --network {}", network.display()),
-            Player2048::NTupleStrong { network, cprob, max_depth } => format!(
-                "--agent strong --network {} --cprob {cprob} --max-depth {max_depth} --threads 1",
-                network.display()
-            ),
-        }
-    }
-}
-
-impl Row2048 {
-    /// Plays game `index` of this row with spawn seed `seed`.
-    pub fn play(&self, seed: u64) -> GameRecord {
-        let rules = Rules { stop_at: self.stop_at, ..Rules::default() };
-        let mut agent = self.player.agent();
-        play_game(agent.as_mut(), &rules, seed, self.max_moves, |_| {})
-    }
-
-    /// The settings that shape a game, for the record.
-    pub fn settings(&self) -> BTreeMap<String, String> {
-        let mut settings = BTreeMap::new();
-        settings.insert("stop_at".into(), self.stop_at.map_or("none".into(), |t| t.to_string()));
-        if let Some(max) = self.max_moves {
-            settings.insert("max_moves".into(), max.to_string());
-        }
-        match self.player {
-            Player2048::Minimax { .. } | Player2048::Expectimax { .. } => {
-                settings.insert("model".into(), "original (plies, partial cut)".into());
-            }
-            Player2048::Strong { cprob, max_depth } | Player2048::NTupleStrong { cprob, max_depth, .. } => {
-                settings.insert("cprob".into(), cprob.to_string());
-                settings.insert("max_depth".into(), max_depth.to_string());
-            }
-            _ => {}
-        }
-        settings
-    }
-
-    /// The command that replays the game with spawn seed `seed` alone.
-    pub fn replay(&self, seed: u64) -> String {
-        let mut command = format!(
-            "cargo run --release -p game2048 --bin g2048 -- play {} --seed {seed}",
-            self.player.flags()
-        );
-        if let Some(tile) = self.stop_at {
-            command += &format!(" --stop-at {tile}");
-        }
-        if let Some(max) = self.max_moves {
-            command += &format!(" --max-moves {max}");
-        }
-        command
-    }
+    Hex(HexRow),
 }
 
 impl Row {
@@ -236,31 +57,9 @@ impl Row {
     pub fn run(&self, index: u64, base: u64) -> GameLine {
         let seed = self.seed(base, index);
         match &self.spec {
-            RowSpec::G2048(spec) => self.run_2048(spec, index, seed),
+            RowSpec::G2048(row) => row.run(self.tier, &self.id, index, seed),
             RowSpec::Domino(row) => row.run(self.tier, &self.id, index, seed),
             RowSpec::Hex(row) => row.run(self.tier, &self.id, index, seed),
-        }
-    }
-
-    fn run_2048(&self, spec: &Row2048, index: u64, seed: u64) -> GameLine {
-        let record = spec.play(seed);
-        GameLine {
-            game: "2048".into(),
-            tier: self.tier,
-            row: self.id.clone(),
-            index,
-            agent: spec.player.name().into(),
-            heuristic: spec.player.heuristic(),
-            depth: spec.player.depth(),
-            settings: spec.settings(),
-            seed,
-            result: record.outcome.name().into(),
-            score: record.score as f64,
-            max_tile: Some(record.max_tile),
-            moves: record.moves,
-            seconds: record.seconds,
-            nodes: record.nodes,
-            replay: spec.replay(seed),
         }
     }
 }
@@ -275,196 +74,14 @@ pub fn game_seed(base: u64, index: u64) -> u64 {
     z ^ (z >> 31)
 }
 
-const TO_2048: Option<u32> = Some(2048);
-
-fn row(tier: u8, id: impl Into<String>, games: u64, player: Player2048, stop_at: Option<u32>) -> Row {
-    Row { tier, id: id.into(), games, spec: RowSpec::G2048(Row2048 { player, stop_at, max_moves: None }) }
-}
-
-/// The strong agent's fast setting for play-on games (a game to the end in minutes, not hours).
-pub const STRONG_FAST: Player2048 = Player2048::Strong { cprob: 1e-3, max_depth: 6 };
-
-/// The 2048 rows: the seed document's three tiers (minimax at depth 4 for every heuristic; both
-/// agents at depth 4; expectimax at 5 and minimax at 6), then rows beyond the seed (baselines,
-/// the strong agent to 2048, and the strong agent playing on to the end).
-///
-/// With `network` (a file of `cargo xtask train-2048`), two more rows play on to the end with
-/// it: one ply (`ntuple-greedy-play-on`), and the strong search at a shallow setting
-/// (`ntuple-strong-play-on`: cut-off 0.01, at most 3 moves deep).
-///
-/// `quick` keeps every row but plays at reduced depth, and the play-on rows stop after 300 moves.
-pub fn rows_2048(quick: bool, network: Option<&Path>) -> Vec<Row> {
-    let (d4, d5, d6) = if quick { (2, 3, 4) } else { (4, 5, 6) };
-    let games = |n: u64| if quick { 2 } else { n };
-    let prefix = if quick { "quick-" } else { "" };
-    // The seed's final heuristic, used by both agents in tiers 2 and 3.
-    let sq = SeedHeuristic::MaxSqCoefSum;
-    let mut rows = Vec::new();
-    for heuristic in SeedHeuristic::ALL {
-        let id = format!("{prefix}minimax-d{d4}-{}", heuristic.name());
-        rows.push(row(1, id, games(50), Player2048::Minimax { depth: d4, heuristic }, TO_2048));
-    }
-    rows.push(row(
-        2,
-        format!("{prefix}minimax-d{d4}"),
-        games(50),
-        Player2048::Minimax { depth: d4, heuristic: sq },
-        TO_2048,
-    ));
-    rows.push(row(
-        2,
-        format!("{prefix}expectimax-d{d4}"),
-        games(50),
-        Player2048::Expectimax { depth: d4, heuristic: sq },
-        TO_2048,
-    ));
-    rows.push(row(2, format!("{prefix}random"), games(50), Player2048::Random, TO_2048));
-    rows.push(row(2, format!("{prefix}greedy"), games(50), Player2048::Greedy, TO_2048));
-    rows.push(row(
-        3,
-        format!("{prefix}expectimax-d{d5}"),
-        games(20),
-        Player2048::Expectimax { depth: d5, heuristic: sq },
-        TO_2048,
-    ));
-    rows.push(row(
-        3,
-        format!("{prefix}expectimax-d{d5}-mixed"),
-        games(20),
-        Player2048::Expectimax { depth: d5, heuristic: SeedHeuristic::Mixed },
-        TO_2048,
-    ));
-    rows.push(row(
-        3,
-        format!("{prefix}minimax-d{d6}"),
-        games(20),
-        Player2048::Minimax { depth: d6, heuristic: sq },
-        TO_2048,
-    ));
-    let strong = if quick {
-        Player2048::Strong { cprob: 0.05, max_depth: 3 }
-    } else {
-        Player2048::Strong { cprob: 1e-4, max_depth: 12 }
-    };
-    rows.push(row(3, format!("{prefix}strong"), games(20), strong, TO_2048));
-    let fast = if quick { Player2048::Strong { cprob: 0.05, max_depth: 3 } } else { STRONG_FAST };
-    rows.push(row(3, format!("{prefix}strong-fast-play-on"), games(10), fast, None));
-    if let Some(path) = network {
-        let network = path.to_path_buf();
-        let greedy = Player2048::NTupleGreedy { network: network.clone() };
-        rows.push(row(3, format!("{prefix}ntuple-greedy-play-on"), games(100), greedy, None));
-        let strong = Player2048::NTupleStrong { network, cprob: 0.01, max_depth: 3 };
-        rows.push(row(3, format!("{prefix}ntuple-strong-play-on"), games(50), strong, None));
-    }
-    if quick {
-        for row in &mut rows {
-            if let RowSpec::G2048(spec) = &mut row.spec
-                && spec.stop_at.is_none()
-            {
-                spec.max_moves = Some(300);
-            }
-        }
-    }
-    rows
-}
-
-/// What the seed document (or, for the strong rows, nneonneo's program) published for a row.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Published {
-    /// Games played.
-    pub games: u32,
-    /// Games won (2048 reached).
-    pub wins: u32,
-    /// Average moves per game, if published.
-    pub moves: Option<f64>,
-    /// Average seconds per game on the authors' machine, if published.
-    pub seconds: Option<f64>,
-}
-
-/// The published numbers for a 2048 row id (see `shared/reference/2048.md` §3.6).
-pub fn published_2048(row: &str) -> Option<Published> {
-    let p = |games, wins, moves, seconds| Some(Published { games, wins, moves, seconds });
-    match row {
-        "minimax-d4-mixed" => p(50, 14, Some(902.7), Some(9.7)),
-        "minimax-d4-max-sq-coef-sum" | "minimax-d4" => p(50, 21, Some(919.1), Some(10.7)),
-        "minimax-d4-max-sq-coef-sum-col" => p(50, 0, Some(634.1), Some(7.2)),
-        // The earlier 10-game table of heuristic variants at depth 4.
-        "minimax-d4-smoothness" => p(10, 0, None, None),
-        "minimax-d4-sum-sq-per-empty" => p(10, 0, None, None),
-        "minimax-d4-mixed-position" => p(10, 1, None, None),
-        "minimax-d4-position" => p(10, 0, None, None),
-        "expectimax-d4" => p(50, 31, Some(957.8), Some(34.1)),
-        "expectimax-d5" => p(20, 17, Some(1010.6), Some(255.9)),
-        "expectimax-d5-mixed" => p(10, 9, Some(999.7), Some(214.3)),
-        "minimax-d6" => p(5, 3, Some(845.4), Some(107.9)),
-        _ => None,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn row_ids_are_unique_and_published_rows_exist() {
-        for quick in [false, true] {
-            let rows = rows_2048(quick, None);
-            let mut ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
-            ids.sort_unstable();
-            ids.dedup();
-            assert_eq!(ids.len(), rows.len());
-        }
-        let rows = rows_2048(false, None);
-        for id in ["minimax-d4-mixed", "minimax-d4", "expectimax-d4", "expectimax-d5", "minimax-d6"] {
-            assert!(rows.iter().any(|r| r.id == id), "{id}");
-            assert!(published_2048(id).is_some());
-        }
-        assert_eq!(rows.iter().filter(|r| r.tier == 1).count(), 10);
-        assert!(rows_2048(true, None).iter().all(|r| published_2048(&r.id).is_none()));
-    }
 
     #[test]
     fn seeds_differ_by_index_and_base() {
         assert_ne!(game_seed(1, 0), game_seed(1, 1));
         assert_ne!(game_seed(1, 0), game_seed(2, 0));
         assert_eq!(game_seed(7, 3), game_seed(7, 3));
-    }
-
-    #[test]
-    fn a_row_replays_from_its_command() {
-        let row = &rows_2048(true, None)[0];
-        let line = row.run(0, 42);
-        let seed = game_seed(42, 0);
-        assert_eq!(line.seed, seed);
-        assert!(line.replay.contains(&format!("--seed {seed}")) && line.replay.contains("--stop-at 2048"));
-        assert!(line.replay.contains(&format!("--depth {}", line.depth.unwrap())));
-        assert_eq!(row.run(0, 42).moves, line.moves);
-    }
-
-    #[test]
-    fn a_network_adds_two_play_on_rows_that_replay_with_it() {
-        use game2048::ntuple::{Shape, TrainConfig};
-        let dir = std::env::temp_dir().join(format!("tiers-network-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("net.bin");
-        let network = NTupleNetwork::new(Shape::Small);
-        network.train(&TrainConfig { games: 10, ..TrainConfig::default() }, |_| {});
-        network.save(&path).unwrap();
-
-        let plain = rows_2048(true, None).len();
-        let rows = rows_2048(true, Some(&path));
-        assert_eq!(rows.len(), plain + 2);
-        let ntuple: Vec<&Row> = rows.iter().filter(|r| r.id.contains("ntuple")).collect();
-        assert_eq!(ntuple.len(), 2);
-        for row in ntuple {
-            let RowSpec::G2048(spec) = &row.spec else { panic!("a 2048 row") };
-            assert_eq!((spec.stop_at, spec.max_moves), (None, Some(300)));
-            let line = row.run(0, 5);
-            assert!(line.moves > 0 && line.moves <= 300);
-            assert!(line.replay.contains(&format!("--network {}", path.display())), "{}", line.replay);
-            assert!(line.heuristic.starts_with("n-tuple"));
-        }
-        assert!(load_network(&dir.join("missing.bin")).is_err());
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

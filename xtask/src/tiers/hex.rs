@@ -20,8 +20,8 @@ use hex::strong::{StrongConfig, StrongPlayer};
 use hex::{Cell, Color, HexGame, HexMove, HexPlayer, Position, RandomPlayer};
 use search_core::{Evaluator, NoTable, alphabeta};
 
+use super::{Row, RowSpec, game_seed};
 use crate::record::GameLine;
-use crate::tiers::{Row, RowSpec, game_seed};
 
 /// An evaluation for the tier-1 searcher.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -10,8 +10,8 @@ use domino::players::{
 use domino::solver::Objective;
 use domino::{Rules, State, Variant};
 
+use super::{Row, RowSpec};
 use crate::record::GameLine;
-use crate::tiers::{Row, RowSpec};
 
 /// A dominoes player as a row names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
