@@ -124,31 +124,98 @@ use crate::players::{BridgesConfig, BridgesPlayer, CoolcowPlayer, MadeupConfig, 
 use crate::solver::{Solver, SolverConfig, Verdict};
 use crate::strong::{StrongConfig, StrongPlayer};
 
-/// The commands the engine knows, in the order `list_commands` gives them.
-pub const COMMANDS: &[&str] = &[
-    "all_legal_moves",
-    "boardsize",
-    "clear_board",
-    "final_score",
-    "find-winning",
-    "genmove",
-    "hexgui-analyze_commands",
-    "known_command",
-    "list_commands",
-    "name",
-    "param_game",
-    "param_hex",
-    "param_solver",
-    "play",
-    "protocol_version",
-    "quit",
-    "reg_genmove",
-    "showboard",
-    "solve-state",
-    "time_left",
-    "undo",
-    "version",
+/// A command's handler: the engine and the command's arguments, giving the response's text or
+/// the reason for a `?` answer.
+type Handler = fn(&mut Engine, &[&str]) -> Result<String, Failure>;
+
+/// Every command the engine knows and what answers it, in the order `list_commands` gives them.
+/// One table drives the dispatch, `list_commands` and `known_command`, so they cannot disagree.
+const TABLE: &[(&str, Handler)] = &[
+    ("all_legal_moves", |e, args| e.all_legal_moves(args)),
+    ("boardsize", |e, args| e.boardsize(args)),
+    ("clear_board", |e, args| {
+        no_args(args)?;
+        e.new_game(e.position.size());
+        Ok(String::new())
+    }),
+    ("final_score", |e, args| {
+        no_args(args)?;
+        let score = match e.winner() {
+            Some(Color::Black) => "B+",
+            Some(Color::White) => "W+",
+            None => "cannot score",
+        };
+        Ok(score.to_string())
+    }),
+    ("find-winning", |e, args| find_winning(&solver_position(&e.position, args)?, e.solver)),
+    ("genmove", |e, args| {
+        let [color] = exact(args)?;
+        e.genmove(parse_color(color)?, true)
+    }),
+    ("hexgui-analyze_commands", |_, args| {
+        no_args(args)?;
+        Ok([
+            "param/Engine Param/param_hex",
+            "param/Game Param/param_game",
+            "param/Solver Param/param_solver",
+            "plist/All Legal Moves/all_legal_moves %c",
+            "string/Final Score/final_score",
+            "string/Show Board/showboard",
+        ]
+        .join("\n"))
+    }),
+    ("known_command", |_, args| {
+        let [name] = exact(args)?;
+        Ok(TABLE.iter().any(|&(known, _)| known == name).to_string())
+    }),
+    ("list_commands", |_, args| {
+        no_args(args)?;
+        Ok(TABLE.iter().map(|&(name, _)| name).collect::<Vec<_>>().join("\n"))
+    }),
+    ("name", |_, args| no_args(args).map(|()| "hex-gtp".to_string())),
+    ("param_game", |e, args| e.param_game(args)),
+    ("param_hex", |e, args| e.param_hex(args)),
+    ("param_solver", |e, args| e.param_solver(args)),
+    ("play", |e, args| {
+        let [color, mv] = exact(args)?;
+        e.play(parse_color(color)?, mv)
+    }),
+    ("protocol_version", |_, args| no_args(args).map(|()| "2".to_string())),
+    ("quit", |e, args| {
+        no_args(args)?;
+        e.quit = true;
+        Ok(String::new())
+    }),
+    ("reg_genmove", |e, args| {
+        let [color] = exact(args)?;
+        e.genmove(parse_color(color)?, false)
+    }),
+    ("showboard", |e, args| no_args(args).map(|()| format!("\n{}", showboard(&e.position)))),
+    ("solve-state", |e, args| solve_state(&solver_position(&e.position, args)?, e.solver)),
+    ("time_left", |e, args| e.time_left_command(args)),
+    ("undo", |e, args| {
+        no_args(args)?;
+        if e.resigned.take().is_none()
+            && let Some(last) = e.history.pop()
+        {
+            e.position = last.before;
+        }
+        Ok(String::new())
+    }),
+    ("version", |_, args| no_args(args).map(|()| env!("CARGO_PKG_VERSION").to_string())),
 ];
+
+/// The commands the engine knows, in the order `list_commands` gives them (the names of its
+/// command table).
+pub const COMMANDS: [&str; TABLE.len()] = {
+    let mut names = [""; TABLE.len()];
+    let mut i = 0;
+    while i < TABLE.len() {
+        names[i] = TABLE[i].0;
+        i += 1;
+    }
+    names
+};
 
 /// The board side of a new engine (HexGui's and Benzene's default).
 pub const DEFAULT_SIZE: u8 = 11;
@@ -471,94 +538,23 @@ impl Engine {
     }
 
     fn run(&mut self, command: &str, args: &[&str]) -> Result<String, Failure> {
-        match command {
-            "name" => no_args(args).map(|()| "hex-gtp".to_string()),
-            "version" => no_args(args).map(|()| env!("CARGO_PKG_VERSION").to_string()),
-            "protocol_version" => no_args(args).map(|()| "2".to_string()),
-            "list_commands" => no_args(args).map(|()| COMMANDS.join("\n")),
-            "known_command" => {
-                let [name] = exact(args)?;
-                Ok(COMMANDS.contains(&name).to_string())
-            }
-            "boardsize" => self.boardsize(args),
-            "clear_board" => {
-                no_args(args)?;
-                self.new_game(self.position.size());
-                Ok(String::new())
-            }
-            "play" => {
-                let [color, mv] = exact(args)?;
-                self.play(parse_color(color)?, mv)
-            }
-            "genmove" => {
-                let [color] = exact(args)?;
-                self.genmove(parse_color(color)?, true)
-            }
-            "reg_genmove" => {
-                let [color] = exact(args)?;
-                self.genmove(parse_color(color)?, false)
-            }
-            "undo" => {
-                no_args(args)?;
-                if self.resigned.take().is_none()
-                    && let Some(last) = self.history.pop()
-                {
-                    self.position = last.before;
-                }
-                Ok(String::new())
-            }
-            "showboard" => no_args(args).map(|()| format!("\n{}", showboard(&self.position))),
-            "final_score" => no_args(args).map(|()| {
-                match self.winner() {
-                    Some(Color::Black) => "B+",
-                    Some(Color::White) => "W+",
-                    None => "cannot score",
-                }
-                .to_string()
-            }),
-            "all_legal_moves" => {
-                if args.len() > 1 {
-                    return Err("expected at most one argument, a colour".to_string());
-                }
-                if let Some(color) = args.first() {
-                    parse_color(color)?;
-                }
-                let moves: Vec<String> = self.position.legal_moves().into_iter().map(move_name).collect();
-                Ok(moves.join(" "))
-            }
-            "solve-state" => {
-                let position = solver_position(&self.position, args)?;
-                solve_state(&position, self.solver)
-            }
-            "find-winning" => {
-                let position = solver_position(&self.position, args)?;
-                find_winning(&position, self.solver)
-            }
-            "param_hex" => self.param_hex(args),
-            "param_game" => self.param_game(args),
-            "param_solver" => self.param_solver(args),
-            "time_left" => self.time_left_command(args),
-            "hexgui-analyze_commands" => no_args(args).map(|()| {
-                [
-                    "param/Engine Param/param_hex",
-                    "param/Game Param/param_game",
-                    "param/Solver Param/param_solver",
-                    "plist/All Legal Moves/all_legal_moves %c",
-                    "string/Final Score/final_score",
-                    "string/Show Board/showboard",
-                ]
-                .join("\n")
-            }),
-            "quit" => {
-                no_args(args)?;
-                self.quit = true;
-                Ok(String::new())
-            }
-            _ => Err(format!("unknown command: {command}")),
+        match TABLE.iter().find(|(name, _)| *name == command) {
+            Some((_, handler)) => handler(self, args),
+            None => Err(format!("unknown command: {command}")),
         }
     }
 
-    /// Starts a new n×n game with the current swap setting.
+    fn all_legal_moves(&self, args: &[&str]) -> Result<String, Failure> {
+        if args.len() > 1 {
+            return Err("expected at most one argument, a colour".to_string());
+        }
+        if let Some(color) = args.first() {
+            parse_color(color)?;
+        }
+        let moves: Vec<String> = self.position.legal_moves().into_iter().map(move_name).collect();
+        Ok(moves.join(" "))
+    }
+
     fn new_game(&mut self, size: u8) {
         self.position =
             Position::with_swap(u32::from(size), self.allow_swap).expect("sizes are checked before");

@@ -1066,3 +1066,20 @@ fn replays_command_streams_recorded_from_benzenes_tournament_driver() {
     assert_eq!(resigns_relayed, 1);
     assert_eq!(swaps, 2);
 }
+
+/// Every listed command is dispatched (none answers "unknown command") and known; an unlisted
+/// one is neither.
+#[test]
+fn the_command_list_and_the_dispatch_agree() {
+    let mut e = Engine::default();
+    for command in COMMANDS {
+        if command == "quit" {
+            continue;
+        }
+        let answer = e.handle(command).unwrap();
+        assert!(!answer.contains("unknown command"), "{command}: {answer}");
+        assert_eq!(ok(&mut e, &format!("known_command {command}")), "true");
+    }
+    assert_eq!(ok(&mut e, "known_command frobnicate"), "false");
+    assert!(e.handle("frobnicate").unwrap().starts_with("? unknown command"));
+}
