@@ -923,7 +923,21 @@ fn clean(line: &str) -> String {
 }
 
 /// The response text for a result: `=id text` or `?id message`, then an empty line.
-fn frame(id: &str, result: Result<String, Failure>) -> String {
+/// Frames a response as GTP has it: `=` or `?`, the command's id if it had one, a space, the
+/// text, and the empty line that ends a response. Empty lines inside the text are dropped, since
+/// a controller would take one for the end of the response. [`parse_response`] reads it back.
+///
+/// # Examples
+///
+/// ```
+/// use hex::gtp::{Answer, frame, parse_response};
+///
+/// let framed = frame("7", Ok("a\n\nb".to_string()));
+/// assert_eq!(framed, "=7 a\nb\n\n");
+/// assert_eq!(parse_response(framed.trim_end()), Some(Answer::Success("a\nb".to_string())));
+/// assert_eq!(frame("", Err("illegal move".to_string())), "? illegal move\n\n");
+/// ```
+pub fn frame(id: &str, result: Result<String, String>) -> String {
     let (mark, text) = match result {
         Ok(text) => ('=', text),
         Err(message) => ('?', message),
@@ -937,6 +951,42 @@ fn frame(id: &str, result: Result<String, Failure>) -> String {
         body.push_str(line.trim_end());
     }
     format!("{mark}{id} {body}\n\n")
+}
+
+/// A successful or failed GTP response, without its `=`/`?`, id and final empty line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// `= text`.
+    Success(String),
+    /// `? message`.
+    Failure(String),
+}
+
+/// Reads a GTP response block (its lines up to, not including, the empty line that ends it):
+/// `=` or `?`, an optional numeric id, a space, the text. `None` when it is not a response.
+///
+/// # Examples
+///
+/// ```
+/// use hex::gtp::{Answer, parse_response};
+///
+/// assert_eq!(parse_response("=12 c3"), Some(Answer::Success("c3".to_string())));
+/// assert_eq!(parse_response("? illegal move"), Some(Answer::Failure("illegal move".to_string())));
+/// assert_eq!(parse_response("c3"), None);
+/// ```
+pub fn parse_response(block: &str) -> Option<Answer> {
+    let (success, rest) = match block.as_bytes().first() {
+        Some(b'=') => (true, &block[1..]),
+        Some(b'?') => (false, &block[1..]),
+        _ => return None,
+    };
+    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+    // After the id comes a space, or the end of an empty answer.
+    if !(rest.is_empty() || rest.starts_with([' ', '\t', '\n'])) {
+        return None;
+    }
+    let text = rest.trim().to_string();
+    Some(if success { Answer::Success(text) } else { Answer::Failure(text) })
 }
 
 fn no_args(args: &[&str]) -> Result<(), Failure> {

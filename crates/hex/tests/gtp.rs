@@ -1083,3 +1083,29 @@ fn the_command_list_and_the_dispatch_agree() {
     assert_eq!(ok(&mut e, "known_command frobnicate"), "false");
     assert!(e.handle("frobnicate").unwrap().starts_with("? unknown command"));
 }
+
+/// The framing the engine writes is the framing the referee reads: every response of a session
+/// parses back, ids and all, with the text the engine meant.
+#[test]
+fn responses_parse_back() {
+    use hex::gtp::{Answer, frame, parse_response};
+    for (id, result) in [
+        ("", Ok("c3".to_string())),
+        ("12", Ok(String::new())),
+        ("3", Ok("line one\n\nline three\n".to_string())),
+        ("", Err("illegal move: c3 is occupied".to_string())),
+    ] {
+        let framed = frame(id, result.clone());
+        assert!(framed.ends_with("\n\n") && !framed.trim_end().contains("\n\n"), "{framed:?}");
+        let expected = match result {
+            Ok(text) => {
+                Answer::Success(text.lines().filter(|l| !l.is_empty()).collect::<Vec<_>>().join("\n"))
+            }
+            Err(message) => Answer::Failure(message),
+        };
+        assert_eq!(parse_response(framed.trim_end_matches('\n')), Some(expected));
+    }
+    assert_eq!(parse_response("= "), Some(Answer::Success(String::new())));
+    assert_eq!(parse_response("=c3"), None);
+    assert_eq!(parse_response(""), None);
+}

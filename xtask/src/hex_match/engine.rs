@@ -5,6 +5,7 @@
 //! lines up to an empty line) and sends them over a channel; the referee waits on the channel
 //! with `recv_timeout`, so an engine that never answers costs one timeout, not a hung match.
 
+pub use hex::gtp::{Answer, parse_response};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
@@ -162,31 +163,6 @@ pub fn split_command(line: &str) -> Result<Vec<String>, SplitError> {
     }
     words.extend(word);
     if words.is_empty() { Err(SplitError::Empty) } else { Ok(words) }
-}
-
-/// A successful or failed GTP response, without its `=`/`?`, id and final empty line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Answer {
-    /// `= text`.
-    Success(String),
-    /// `? message`.
-    Failure(String),
-}
-
-/// Reads a GTP response block: `=` or `?`, an optional numeric id, a space, the text.
-pub(crate) fn parse_response(block: &str) -> Option<Answer> {
-    let (success, rest) = match block.as_bytes().first() {
-        Some(b'=') => (true, &block[1..]),
-        Some(b'?') => (false, &block[1..]),
-        _ => return None,
-    };
-    let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
-    // After the id comes a space, or the end of an empty answer.
-    if !(rest.is_empty() || rest.starts_with([' ', '\t', '\n'])) {
-        return None;
-    }
-    let text = rest.trim().to_string();
-    Some(if success { Answer::Success(text) } else { Answer::Failure(text) })
 }
 
 /// Cuts an engine's output into responses and sends each over `responses`; `None` at the end
@@ -349,18 +325,5 @@ mod tests {
         assert_eq!(split_command("sh -c 'x"), Err(SplitError::Unclosed('\'')));
         assert_eq!(split_command("sh \"x"), Err(SplitError::Unclosed('"')));
         assert_eq!(split_command("sh x\\"), Err(SplitError::TrailingBackslash));
-    }
-
-    #[test]
-    fn responses_parse_with_and_without_ids() {
-        assert_eq!(parse_response("= c3"), Some(Answer::Success("c3".into())));
-        assert_eq!(parse_response("=12 c3"), Some(Answer::Success("c3".into())));
-        assert_eq!(parse_response("="), Some(Answer::Success(String::new())));
-        assert_eq!(parse_response("= "), Some(Answer::Success(String::new())));
-        assert_eq!(parse_response("? illegal move"), Some(Answer::Failure("illegal move".into())));
-        assert_eq!(parse_response("= a\nb"), Some(Answer::Success("a\nb".into())));
-        assert_eq!(parse_response("c3"), None);
-        assert_eq!(parse_response("=c3"), None);
-        assert_eq!(parse_response(""), None);
     }
 }
