@@ -76,7 +76,7 @@
 use std::time::Duration;
 
 use search_core::{
-    Evaluator, Game, GameHash, Limits, MoveList, Player, SearchResult, ToMove, TranspositionTable, WallClock,
+    Evaluator, Limits, MoveList, MovePicker, Narrowed, Player, SearchResult, TranspositionTable, WallClock,
     alphabeta, iterative,
 };
 
@@ -84,6 +84,7 @@ use crate::board::{Board, Cell, Color, HexMove, Position};
 use crate::distances::{TwoDistances, two_distance};
 use crate::heuristics::{Critical, TwoDistance, WIN, bridge_repairs, critical_cell, terminal_value};
 use crate::player::HexPlayer;
+use crate::rules::HexGame;
 
 /// Settings of [`StrongPlayer`]: its budget per move and how selective it searches.
 ///
@@ -158,7 +159,8 @@ impl Default for StrongConfig {
     }
 }
 
-/// Hex with selective move generation, for the strong player's search.
+/// The strong player's selective move generation, a [`MovePicker`] over [`HexGame`] (the
+/// game searched is [`StrongGame`]).
 ///
 /// The moves of a position, in search order:
 ///
@@ -170,12 +172,12 @@ impl Default for StrongConfig {
 ///   row by row), then the swap when it is legal.
 ///
 /// A winning cell is one with potential 2: it touches both the colour's edges, directly or
-/// through its groups. The positions, hashes and move indices are those of [`crate::HexGame`].
+/// through its groups. Positions, hashes and move indices stay [`HexGame`]'s.
 ///
 /// # Examples
 ///
 /// ```
-/// use hex::strong::StrongGame;
+/// use hex::strong::{StrongMoves, strong_game};
 /// use hex::{Cell, HexMove, Position};
 /// use search_core::{Game, MoveList};
 ///
@@ -185,29 +187,38 @@ impl Default for StrongConfig {
 ///     pos = pos.play(HexMove::Place(Cell::new(r, c))).unwrap();
 /// }
 /// let mut moves = MoveList::new();
-/// StrongGame::new(3, 8).moves(&pos, &mut moves);
+/// strong_game(3, 8).moves(&pos, &mut moves);
 /// assert_eq!(moves.as_slice(), &[HexMove::Place(Cell::new(2, 0))]);
+/// assert_eq!(StrongMoves::new(3, 8).ordered_moves(&pos), moves.to_vec());
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct StrongGame {
+pub struct StrongMoves {
     /// The board side.
     pub size: u8,
     /// The most cells searched at a node where nothing is forced; `0` for all.
     pub width: usize,
 }
 
-impl StrongGame {
-    /// Hex on an n×n board, searching `width` cells per node (`0`: all).
+impl StrongMoves {
+    /// The picker for an n×n board, searching `width` cells per node (`0`: all).
     pub fn new(size: u8, width: usize) -> Self {
-        StrongGame { size, width }
+        StrongMoves { size, width }
     }
 
-    /// The moves of `position` in search order, as [`Game::moves`] gives them.
+    /// The moves of `position` in search order, as the strong game's [`search_core::Game::moves`] gives them.
     pub fn ordered_moves(&self, position: &Position) -> Vec<HexMove> {
         let mut moves = MoveList::new();
-        self.moves(position, &mut moves);
+        self.pick(&HexGame::new(self.size), position, &mut moves);
         moves.to_vec()
     }
+}
+
+/// Hex as the strong player searches it: [`HexGame`] with the moves [`StrongMoves`] picks.
+pub type StrongGame = Narrowed<HexGame, StrongMoves>;
+
+/// The strong game on an n×n board, searching `width` cells per node (`0`: all).
+pub fn strong_game(size: u8, width: usize) -> StrongGame {
+    Narrowed { game: HexGame::new(size), picker: StrongMoves::new(size, width) }
 }
 
 /// Twice the hex distance from `cell` to the middle of an n×n board (doubled, so that the
@@ -223,15 +234,8 @@ fn winning_cells(board: &Board, twod: &TwoDistances) -> impl Iterator<Item = Cel
     board.empty_cells().filter(move |&c| twod.potential(c) == Some(2))
 }
 
-impl Game for StrongGame {
-    type State = Position;
-    type Move = HexMove;
-
-    fn to_move(&self, position: &Position) -> ToMove {
-        crate::rules::to_move(position)
-    }
-
-    fn moves(&self, position: &Position, moves: &mut MoveList<HexMove>) {
+impl MovePicker<HexGame> for StrongMoves {
+    fn pick(&self, _: &HexGame, position: &Position, moves: &mut MoveList<HexMove>) {
         let board = position.board();
         let me = position.to_move();
         let mine = two_distance(board, me);
@@ -267,24 +271,6 @@ impl Game for StrongGame {
         if position.can_swap() {
             moves.push(HexMove::Swap);
         }
-    }
-
-    fn play(&self, position: &Position, mv: HexMove) -> Position {
-        position.play_unchecked(mv)
-    }
-
-    fn move_space(&self) -> usize {
-        crate::rules::move_space(self.size)
-    }
-
-    fn move_index(&self, mv: HexMove) -> usize {
-        crate::rules::move_index(self.size, mv)
-    }
-}
-
-impl GameHash for StrongGame {
-    fn hash(&self, position: &Position) -> u64 {
-        position.hash()
     }
 }
 
@@ -420,7 +406,7 @@ impl StrongPlayer {
     }
 
     fn search(&mut self, position: &Position) -> HexMove {
-        let game = StrongGame::new(position.size(), self.config.width);
+        let game = strong_game(position.size(), self.config.width);
         // No game lasts longer than the empty cells: deeper iterations would only repeat the last.
         let empty = position.board().empty_cells().count() as u32;
         let config = iterative::Config {

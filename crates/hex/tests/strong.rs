@@ -1,7 +1,7 @@
 //! The strong player: its rules (win, block, bridge repair), its selective move generation,
 //! determinism under a node or depth budget, and short games against the random player.
 
-use hex::strong::{StrongConfig, StrongGame, StrongPlayer, StrongReason};
+use hex::strong::{StrongConfig, StrongMoves, StrongPlayer, StrongReason};
 use hex::{Color, HexMove, HexPlayer, Position, RandomPlayer};
 
 mod common;
@@ -29,7 +29,7 @@ fn blocks_an_immediate_loss() {
     assert_eq!(player.choose(&pos), place(4, 0));
     assert_eq!(player.last_reason(), Some(StrongReason::Block));
     // The search's own move generation only offers the block.
-    assert_eq!(StrongGame::new(5, 12).ordered_moves(&pos), vec![place(4, 0)]);
+    assert_eq!(StrongMoves::new(5, 12).ordered_moves(&pos), vec![place(4, 0)]);
 }
 
 #[test]
@@ -40,16 +40,16 @@ fn repairs_an_intruded_bridge() {
     assert_eq!(player.choose(&pos), place(2, 4));
     assert_eq!(player.last_reason(), Some(StrongReason::BridgeRepair));
     // Without the rule, the repair is the first move the search tries.
-    assert_eq!(StrongGame::new(7, 12).ordered_moves(&pos)[0], place(2, 4));
+    assert_eq!(StrongMoves::new(7, 12).ordered_moves(&pos)[0], place(2, 4));
 }
 
 #[test]
 fn the_width_limits_the_moves_searched() {
     let start = Position::new(9).unwrap();
-    assert_eq!(StrongGame::new(9, 10).ordered_moves(&start).len(), 10);
-    assert_eq!(StrongGame::new(9, 0).ordered_moves(&start).len(), 81);
+    assert_eq!(StrongMoves::new(9, 10).ordered_moves(&start).len(), 10);
+    assert_eq!(StrongMoves::new(9, 0).ordered_moves(&start).len(), 81);
     // On the empty board the whole short diagonal ties; the centre comes first, not a corner.
-    let first = StrongGame::new(9, 10).ordered_moves(&start);
+    let first = StrongMoves::new(9, 10).ordered_moves(&start);
     assert_eq!(first[0], place(4, 4), "{first:?}");
     let mut player = StrongPlayer::new(StrongConfig::nodes(1_000));
     assert_eq!(player.choose(&Position::new(7).unwrap()), place(3, 3));
@@ -116,7 +116,7 @@ fn a_time_budget_is_kept_and_the_swap_is_a_candidate() {
     assert!(start.play(mv).is_ok());
     // With the swap rule on, White's answer to the centre may be the swap; either way it is legal.
     let pos = Position::with_swap(5, true).unwrap().play(place(2, 2)).unwrap();
-    assert!(StrongGame::new(5, 4).ordered_moves(&pos).contains(&HexMove::Swap));
+    assert!(StrongMoves::new(5, 4).ordered_moves(&pos).contains(&HexMove::Swap));
     let mut white = StrongPlayer::new(StrongConfig::nodes(300));
     assert!(pos.play(white.choose(&pos)).is_ok());
 }

@@ -100,6 +100,7 @@ pub mod iterative;
 mod limits;
 pub mod mcts;
 pub mod minimax;
+mod narrowed;
 mod ordering;
 pub mod parallel;
 mod stats;
@@ -117,6 +118,7 @@ pub use horizon::{
     CutoffContext, CutoffPolicy, DepthCount, Horizon, NoCutoff, PartialCut, ProbabilityCutoff,
 };
 pub use limits::{CLOCK_INTERVAL, Clock, Limits, WallClock};
+pub use narrowed::{MovePicker, Narrowed};
 pub use ordering::MoveOrdering;
 pub use stats::SearchStats;
 pub use table::{Bound, Entry, NoTable, TableAccess, TranspositionTable};
