@@ -369,15 +369,32 @@ fn eval_task(options: EvalOptions) -> Result<(), String> {
 
 fn report_task(dirs: &[PathBuf], out: Option<PathBuf>) -> Result<(), String> {
     let mut games: Vec<GameLine> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
+    // The seed of every game seen, by key.
+    let mut seen = std::collections::HashMap::new();
     for dir in dirs {
         let path = if dir.is_dir() { dir.join(RESULTS_FILE) } else { dir.clone() };
         let loaded = record::read(&path).map_err(|e| e.to_string())?;
         if loaded.dropped_partial_line {
             eprintln!("{}: ignoring a half-written last line", path.display());
         }
-        // Shards never overlap, but the same folder named twice would count its games twice.
-        games.extend(loaded.games.into_iter().filter(|g| seen.insert(g.key())));
+        for game in loaded.games {
+            // Shards never overlap, but the same folder named twice would count its games
+            // twice; the same game with another seed comes from another run.
+            match seen.insert(game.key(), game.seed) {
+                None => games.push(game),
+                Some(seed) if seed == game.seed => {}
+                Some(seed) => {
+                    return Err(format!(
+                        "{}: game {} of row {} has seed {}, but another folder has it with seed {seed}: \
+                         these folders come from runs with different seeds",
+                        path.display(),
+                        game.index,
+                        game.row,
+                        game.seed
+                    ));
+                }
+            }
+        }
     }
     if games.is_empty() {
         return Err("no game records found".to_string());
