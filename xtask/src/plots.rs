@@ -22,6 +22,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 use thiserror::Error;
 
+use crate::record::GameKind;
 use crate::summary::{RowSummary, games_of, tier_title, tiers_of, wilson};
 
 /// A plot that could not be drawn or written.
@@ -128,7 +129,8 @@ pub fn write_plots(dir: &Path, rows: &[RowSummary]) -> Result<Vec<PathBuf>, Plot
     std::fs::create_dir_all(dir).map_err(|source| PlotError::Io { path: dir.to_path_buf(), source })?;
     let mut written = Vec::new();
     for game in games_of(rows) {
-        let name = |base: &str| if game == "2048" { base.to_string() } else { format!("{game}-{base}") };
+        let name =
+            |base: &str| if game == GameKind::G2048 { base.to_string() } else { format!("{game}-{base}") };
         for (tier, tier_rows) in tiers_of(rows, game) {
             let title = format!("{game}: {}", tier_title(tier, &tier_rows));
             let plot = WinRates::new(title, &tier_rows);
@@ -147,7 +149,7 @@ pub fn write_plots(dir: &Path, rows: &[RowSummary]) -> Result<Vec<PathBuf>, Plot
             let plot = DepthPlot { measure: Measure::WinRate, ..plot };
             save(dir, &name("winrate-vs-depth.svg"), plot.size(), |root| plot.draw(root), &mut written)?;
         }
-        if game == "2048" {
+        if game == GameKind::G2048 {
             let plot = MaxTiles::new(rows, game);
             if !plot.panels.is_empty() {
                 save(dir, &name("max-tile.svg"), plot.size(), |root| plot.draw(root), &mut written)?;
@@ -368,7 +370,7 @@ struct DepthLine<'r> {
 type LineKey<'r> = (&'r str, &'r str, Option<&'r str>);
 
 /// The agents of `game` that ran at several depths, in order of first appearance.
-fn depth_lines<'r>(rows: &'r [RowSummary], game: &str) -> Vec<DepthLine<'r>> {
+fn depth_lines<'r>(rows: &'r [RowSummary], game: GameKind) -> Vec<DepthLine<'r>> {
     let mut lines: Vec<(LineKey<'r>, DepthLine<'r>)> = Vec::new();
     for row in rows.iter().filter(|r| r.game == game && r.games > 0) {
         let Some(depth) = row.depth else { continue };
@@ -399,7 +401,7 @@ enum Measure {
 /// Seconds per game or win rate against depth.
 #[derive(Clone, Copy)]
 struct DepthPlot<'a, 'r> {
-    game: &'a str,
+    game: GameKind,
     lines: &'a [DepthLine<'r>],
     measure: Measure,
 }
@@ -557,7 +559,7 @@ type Shares<'r> = (&'r RowSummary, [f64; 8]);
 
 /// For each tier, its rows' distributions of the highest tile, as percentages of their games.
 struct MaxTiles<'r> {
-    game: &'r str,
+    game: GameKind,
     panels: Vec<(String, Vec<Shares<'r>>)>,
 }
 
@@ -565,7 +567,7 @@ impl<'r> MaxTiles<'r> {
     const WIDTH: i32 = 1000;
     const CHART: i32 = 320;
 
-    fn new(rows: &'r [RowSummary], game: &'r str) -> Self {
+    fn new(rows: &'r [RowSummary], game: GameKind) -> Self {
         let mut panels = Vec::new();
         for (tier, tier_rows) in tiers_of(rows, game) {
             let mut bars = Vec::new();
@@ -716,7 +718,7 @@ mod tests {
         assert!(write_plots(&dir, &[]).unwrap().is_empty());
         // A single depth per agent gives no depth plots; a game without tiles no tile plot.
         let mut game = line(1, "mcts", 0, 0, 40, 1.0);
-        game.game = "hex".into();
+        game.game = GameKind::Hex;
         game.max_tile = None;
         let written = write_plots(&dir, &summarize(&[game])).unwrap();
         assert_eq!(written, [dir.join("hex-win-rate-tier-1.svg")]);
@@ -726,7 +728,7 @@ mod tests {
     #[test]
     fn depth_lines_take_agents_seen_at_several_depths() {
         let rows = sample_rows();
-        let lines = depth_lines(&rows, "2048");
+        let lines = depth_lines(&rows, GameKind::G2048);
         let labels: Vec<&str> = lines.iter().map(|l| l.label.as_str()).collect();
         assert_eq!(labels, ["minimax, max-sq-coef-sum", "expectimax, max-sq-coef-sum"]);
         assert_eq!(lines[0].points.keys().copied().collect::<Vec<_>>(), [4, 6]);

@@ -11,11 +11,42 @@ use thiserror::Error;
 /// The name of the results file inside an output folder.
 pub const RESULTS_FILE: &str = "games.jsonl";
 
+/// The games the evaluation plays, named in the records as `2048`, `domino` and `hex`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum GameKind {
+    /// 2048.
+    #[serde(rename = "2048")]
+    G2048,
+    /// Two-player dominoes.
+    #[serde(rename = "domino")]
+    Domino,
+    /// Hex.
+    #[serde(rename = "hex")]
+    Hex,
+}
+
+impl GameKind {
+    /// The name in the records and summaries.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameKind::G2048 => "2048",
+            GameKind::Domino => "domino",
+            GameKind::Hex => "hex",
+        }
+    }
+}
+
+impl std::fmt::Display for GameKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// One finished game, as stored in `games.jsonl`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameLine {
-    /// The game: `2048`, `hex` or `domino`.
-    pub game: String,
+    /// The game.
+    pub game: GameKind,
     /// The evaluation tier (1, 2 or 3).
     pub tier: u8,
     /// The row's id, unique within the game (e.g. `minimax-d4-mixed`).
@@ -55,8 +86,8 @@ impl GameLine {
     }
 
     /// The key that identifies a game across runs: game, row and index.
-    pub fn key(&self) -> (String, String, u64) {
-        (self.game.clone(), self.row.clone(), self.index)
+    pub fn key(&self) -> (GameKind, String, u64) {
+        (self.game, self.row.clone(), self.index)
     }
 }
 
@@ -168,7 +199,7 @@ mod tests {
 
     pub(crate) fn sample(row: &str, index: u64, won: bool) -> GameLine {
         GameLine {
-            game: "2048".into(),
+            game: GameKind::G2048,
             tier: 1,
             row: row.into(),
             index,

@@ -10,7 +10,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 use thiserror::Error;
 
-use crate::record::{self, Appender, GameLine, RESULTS_FILE, RecordError};
+use crate::record::{self, Appender, GameKind, GameLine, RESULTS_FILE, RecordError};
 use crate::tiers::Row;
 use crate::tiers::domino::rows_domino;
 use crate::tiers::g2048::rows_2048;
@@ -180,11 +180,8 @@ pub fn eval(options: &EvalOptions) -> Result<Vec<GameLine>, EvalError> {
     let terminal = std::io::stderr().is_terminal();
     for row in &rows {
         let mine: Vec<u64> = (0..row.games).filter(|&i| options.shard.has(i)).collect();
-        let todo: Vec<u64> = mine
-            .iter()
-            .copied()
-            .filter(|&i| !done.contains(&(row.game().into(), row.id.clone(), i)))
-            .collect();
+        let todo: Vec<u64> =
+            mine.iter().copied().filter(|&i| !done.contains(&(row.game(), row.id.clone(), i))).collect();
         let progress = Progress::start(row, mine.len() as u64, (mine.len() - todo.len()) as u64, terminal);
         pool.install(|| {
             todo.par_iter().for_each(|&index| {
@@ -206,7 +203,7 @@ pub fn eval(options: &EvalOptions) -> Result<Vec<GameLine>, EvalError> {
 
 /// Reads what an earlier run left in `path`: drops a half-written last line, checks the seeds, and
 /// returns the games already done.
-fn resume(path: &Path, rows: &[Row], seed: u64) -> Result<HashSet<(String, String, u64)>, EvalError> {
+fn resume(path: &Path, rows: &[Row], seed: u64) -> Result<HashSet<(GameKind, String, u64)>, EvalError> {
     if !path.exists() {
         return Ok(HashSet::new());
     }
@@ -377,7 +374,7 @@ mod tests {
         }
         let all =
             plan(&EvalOptions { game: GameChoice::All, tiers: vec![1, 2, 3], ..options(temp_dir("plan")) });
-        assert!(all.unwrap().iter().any(|row| row.game() == "hex"));
+        assert!(all.unwrap().iter().any(|row| row.game() == GameKind::Hex));
         let file = temp_dir("file-not-folder");
         std::fs::write(&file, "x").unwrap();
         let err = eval(&options(file)).unwrap_err();

@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use crate::record::GameLine;
+use crate::record::{GameKind, GameLine};
 use crate::tiers::g2048::{Published, published_2048};
 
 /// The normal quantile of a two-sided 95% interval.
@@ -41,7 +41,7 @@ pub fn wilson_score(score: f64, n: u64) -> (f64, f64) {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RowSummary {
     /// The game (`2048`, `hex`, `domino`).
-    pub game: String,
+    pub game: GameKind,
     /// The evaluation tier.
     pub tier: u8,
     /// The row's id.
@@ -92,7 +92,7 @@ impl RowSummary {
 
     /// What the seed document published for this row, if anything.
     pub fn published(&self) -> Option<Published> {
-        if self.game == "2048" { published_2048(&self.row) } else { None }
+        if self.game == GameKind::G2048 { published_2048(&self.row) } else { None }
     }
 
     fn from_games(games: &[&GameLine]) -> RowSummary {
@@ -117,7 +117,7 @@ impl RowSummary {
             }
         }
         RowSummary {
-            game: first.game.clone(),
+            game: first.game,
             tier: first.tier,
             row: first.row.clone(),
             agent: first.agent.clone(),
@@ -145,10 +145,10 @@ impl RowSummary {
 /// rows first appear in `games`. Every record counts: records of the same game read twice count
 /// twice.
 pub fn summarize(games: &[GameLine]) -> Vec<RowSummary> {
-    let mut index: BTreeMap<(&str, u8, &str), usize> = BTreeMap::new();
+    let mut index: BTreeMap<(GameKind, u8, &str), usize> = BTreeMap::new();
     let mut groups: Vec<Vec<&GameLine>> = Vec::new();
     for game in games {
-        let key = (game.game.as_str(), game.tier, game.row.as_str());
+        let key = (game.game, game.tier, game.row.as_str());
         let slot = *index.entry(key).or_insert_with(|| {
             groups.push(Vec::new());
             groups.len() - 1
@@ -165,7 +165,7 @@ pub fn summarize(games: &[GameLine]) -> Vec<RowSummary> {
 /// share, e.g. "Tier 1 — heuristics (minimax, depth 4)". The depth is the one shared by every row
 /// that searches deeper than one ply; one-ply and depth-less baselines do not count.
 pub fn tier_title(tier: u8, rows: &[&RowSummary]) -> String {
-    let domino = rows.first().is_some_and(|r| r.game == "domino");
+    let domino = rows.first().is_some_and(|r| r.game == GameKind::Domino);
     let what = match (tier, domino) {
         (1, false) => "heuristics",
         (1, true) => "against the baselines",
@@ -197,29 +197,27 @@ pub fn tier_title(tier: u8, rows: &[&RowSummary]) -> String {
 }
 
 /// A game's name as a heading.
-pub fn game_title(game: &str) -> String {
+pub fn game_title(game: GameKind) -> &'static str {
     match game {
-        "domino" => "Dominoes".into(),
-        _ => {
-            let mut chars = game.chars();
-            chars.next().map_or_else(String::new, |c| c.to_uppercase().chain(chars).collect())
-        }
+        GameKind::G2048 => "2048",
+        GameKind::Domino => "Dominoes",
+        GameKind::Hex => "Hex",
     }
 }
 
 /// The games of `rows` in order of first appearance.
-pub fn games_of(rows: &[RowSummary]) -> Vec<&str> {
-    let mut games: Vec<&str> = Vec::new();
+pub fn games_of(rows: &[RowSummary]) -> Vec<GameKind> {
+    let mut games: Vec<GameKind> = Vec::new();
     for row in rows {
-        if !games.contains(&row.game.as_str()) {
-            games.push(&row.game);
+        if !games.contains(&row.game) {
+            games.push(row.game);
         }
     }
     games
 }
 
 /// The tiers of one game's rows in `rows`, in increasing order, each with its rows.
-pub fn tiers_of<'a>(rows: &'a [RowSummary], game: &str) -> Vec<(u8, Vec<&'a RowSummary>)> {
+pub fn tiers_of(rows: &[RowSummary], game: GameKind) -> Vec<(u8, Vec<&RowSummary>)> {
     let mut tiers: BTreeMap<u8, Vec<&RowSummary>> = BTreeMap::new();
     for row in rows.iter().filter(|r| r.game == game) {
         tiers.entry(row.tier).or_default().push(row);
@@ -282,15 +280,15 @@ fn table_head(out: &mut String, names: &[&str], left_aligned: usize) {
 
 fn tier_table(out: &mut String, rows: &[&RowSummary], with_seed: bool) {
     // Dominoes can be drawn: its tables score a win 1 and a draw ½.
-    let score = if rows.iter().any(|r| r.draws > 0 || r.game == "domino") {
+    let score = if rows.iter().any(|r| r.draws > 0 || r.game == GameKind::Domino) {
         "score % (win + ½ draw) [95% CI]"
     } else {
         "win % [95% CI]"
     };
     // Only 2048 rows vary the heuristic and have a score worth averaging; the other games name
     // the opponent in that column, and a Hex game's "score" is just its win.
-    let is_2048 = rows.iter().all(|r| r.game == "2048");
-    let with_score = !rows.iter().any(|r| r.game == "hex");
+    let is_2048 = rows.iter().all(|r| r.game == GameKind::G2048);
+    let with_score = !rows.iter().any(|r| r.game == GameKind::Hex);
     let second = if is_2048 { "heuristic" } else { "opponent" };
     let mut names = vec!["row", "agent", second, "depth", "games", score, "avg moves", "avg s/game"];
     names.extend(["max s/game", "moves/s"]);
@@ -367,7 +365,7 @@ pub fn markdown(rows: &[RowSummary]) -> String {
         out.push_str("\nNo games recorded.\n");
     }
     for game in games_of(rows) {
-        let is_2048 = game == "2048";
+        let is_2048 = game == GameKind::G2048;
         let _ = writeln!(out, "\n## {}", game_title(game));
         for (tier, tier_rows) in tiers_of(rows, game) {
             let _ = writeln!(out, "\n### {}\n", tier_title(tier, &tier_rows));
@@ -407,7 +405,7 @@ pub(crate) mod tests {
         };
         let stop_at = if row.contains("play-on") { "none" } else { "2048" };
         GameLine {
-            game: "2048".into(),
+            game: GameKind::G2048,
             tier,
             row: row.into(),
             index,
@@ -520,7 +518,7 @@ pub(crate) mod tests {
     #[test]
     fn other_games_have_no_seed_columns() {
         let mut game = line(1, "mcts", 0, 0, 40, 1.0);
-        game.game = "hex".into();
+        game.game = GameKind::Hex;
         game.max_tile = None;
         let text = markdown(&summarize(&[game]));
         assert!(text.contains("## Hex"));

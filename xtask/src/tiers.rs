@@ -8,7 +8,7 @@ pub mod hex;
 use self::domino::DominoRow;
 use self::g2048::Row2048;
 use self::hex::HexRow;
-use crate::record::GameLine;
+use crate::record::{GameKind, GameLine};
 
 /// A row of some tier.
 #[derive(Clone, Debug, PartialEq)]
@@ -36,11 +36,11 @@ pub enum RowSpec {
 
 impl Row {
     /// The game this row belongs to.
-    pub fn game(&self) -> &'static str {
+    pub fn game(&self) -> GameKind {
         match self.spec {
-            RowSpec::G2048(_) => "2048",
-            RowSpec::Domino(_) => "domino",
-            RowSpec::Hex(_) => "hex",
+            RowSpec::G2048(_) => GameKind::G2048,
+            RowSpec::Domino(_) => GameKind::Domino,
+            RowSpec::Hex(_) => GameKind::Hex,
         }
     }
 

@@ -11,7 +11,7 @@ use domino::solver::Objective;
 use domino::{Rules, State, Variant};
 
 use super::{Row, RowSpec};
-use crate::record::GameLine;
+use crate::record::{GameKind, GameLine};
 
 /// A dominoes player as a row names it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,7 +120,7 @@ impl DominoRow {
             ("seat".to_string(), a_seat.to_string()),
         ]);
         GameLine {
-            game: "domino".into(),
+            game: GameKind::Domino,
             tier,
             row: row.into(),
             index,
@@ -214,7 +214,7 @@ mod tests {
         assert_eq!(first.seed, second.seed);
         assert_eq!(first.settings["seat"], "0");
         assert_eq!(second.settings["seat"], "1");
-        assert_eq!(first.game, "domino");
+        assert_eq!(first.game, GameKind::Domino);
         let ids: std::collections::HashSet<&str> = rows.iter().map(|r| r.id.as_str()).collect();
         assert_eq!(ids.len(), rows.len());
     }

@@ -14,7 +14,7 @@ use game2048::ntuple::NTupleNetwork;
 use game2048::play::{GameRecord, play_game};
 
 use super::{Row, RowSpec};
-use crate::record::GameLine;
+use crate::record::{GameKind, GameLine};
 
 /// The network of an n-tuple row, loaded once per process and shared by its games.
 ///
@@ -152,7 +152,7 @@ impl Row2048 {
     pub fn run(&self, tier: u8, id: &str, index: u64, seed: u64) -> GameLine {
         let record = self.play(seed);
         GameLine {
-            game: "2048".into(),
+            game: GameKind::G2048,
             tier,
             row: id.to_string(),
             index,

@@ -21,7 +21,7 @@ use hex::{Cell, Color, HexGame, HexMove, HexPlayer, Position, RandomPlayer};
 use search_core::{Evaluator, NoTable, alphabeta};
 
 use super::{Row, RowSpec, game_seed};
-use crate::record::GameLine;
+use crate::record::{GameKind, GameLine};
 
 /// An evaluation for the tier-1 searcher.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -254,7 +254,7 @@ impl HexRow {
             settings.insert("nodes_per_move".into(), nodes.to_string());
         }
         GameLine {
-            game: "hex".into(),
+            game: GameKind::Hex,
             tier,
             row: row.into(),
             index,
@@ -348,7 +348,7 @@ mod tests {
             (first.settings["colour"].as_str(), second.settings["colour"].as_str()),
             ("black", "white")
         );
-        assert_eq!(first.game, "hex");
+        assert_eq!(first.game, GameKind::Hex);
         assert!(first.settings.contains_key("strong_s_per_move"));
         assert!(first.nodes > 0, "the strong player's search nodes are recorded");
         // A node budget makes a game replay exactly.
