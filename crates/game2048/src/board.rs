@@ -292,7 +292,19 @@ impl Board {
         if self.has_max_rank() {
             return self.after_checked(direction);
         }
-        let board = Board(tables().slid(direction, self.lines(direction)));
+        let t = tables();
+        let lines = self.lines(direction);
+        let board = Board(match direction {
+            Direction::Left | Direction::Right => t.slid(direction, lines),
+            // One direction alone: the column tables put each slid column in place, without
+            // transposing back (`afters`, for all four, keeps to the smaller row tables).
+            Direction::Up => {
+                (0..4).fold(0, |acc, i| acc | t.up[usize::from((lines >> (16 * i)) as u16)] << (4 * i))
+            }
+            Direction::Down => {
+                (0..4).fold(0, |acc, i| acc | t.down[usize::from((lines >> (16 * i)) as u16)] << (4 * i))
+            }
+        });
         (board != self).then_some(board)
     }
 
@@ -480,6 +492,11 @@ struct Tables {
     left: Box<[u16; LINES]>,
     /// A row slid right.
     right: Box<[u16; LINES]>,
+    /// A column (a row of the transposed board) slid up, put back as a column: its cells at bits
+    /// 0, 16, 32 and 48. Only [`Board::after`] reads these.
+    up: Box<[u64; LINES]>,
+    /// The same, slid down.
+    down: Box<[u64; LINES]>,
     /// The merge score of a line; the same in both directions (runs of equal tiles pair up the
     /// same number of times from either end).
     score: Box<[u32; LINES]>,
@@ -513,7 +530,11 @@ fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
         let (mut left, mut right) = (boxed::<u16, LINES>(), boxed::<u16, LINES>());
+        let (mut up, mut down) = (boxed::<u64, LINES>(), boxed::<u64, LINES>());
         let (mut score, mut overflow) = (boxed::<u32, LINES>(), boxed::<bool, LINES>());
+        // A line's four nibbles spread into a column: nibble `i` to bits `16·i..16·i + 4`.
+        let column =
+            |line: u16| (0..4).fold(0u64, |acc, i| acc | u64::from((line >> (4 * i)) & 0xF) << (16 * i));
         for line in 0..=u16::MAX {
             let ranks = unpack(line);
             let (slid_left, line_score, line_overflow) = slide_line(ranks);
@@ -524,10 +545,12 @@ fn tables() -> &'static Tables {
             let i = usize::from(line);
             left[i] = pack(slid_left);
             right[i] = pack(slid_right);
+            up[i] = column(left[i]);
+            down[i] = column(right[i]);
             score[i] = line_score;
             overflow[i] = line_overflow;
         }
-        Tables { left, right, score, overflow }
+        Tables { left, right, up, down, score, overflow }
     })
 }
 
