@@ -425,6 +425,18 @@ mod tests {
     }
 
     #[test]
+    fn several_threads_train_one_network() {
+        let network = NTupleNetwork::new(Shape::Small);
+        let played = std::sync::atomic::AtomicU64::new(0);
+        let report = network.train(&TrainConfig { games: 40, threads: 2, ..TrainConfig::default() }, |_| {
+            played.fetch_add(1, Ordering::Relaxed);
+        });
+        assert_eq!((report.games, network.games_trained(), played.into_inner()), (40, 40, 40));
+        let board: Board = "2 4 8 16/0 2 4 8/0 0 2 4/0 0 0 2".parse().unwrap();
+        assert_ne!(network.value(board), 0.0, "the games moved the weights");
+    }
+
+    #[test]
     fn save_and_load_round_trip_and_bad_files_are_refused() {
         let dir = std::env::temp_dir().join(format!("ntuple-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
