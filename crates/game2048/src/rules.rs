@@ -227,6 +227,23 @@ impl Game for Game2048 {
         }
     }
 
+    fn chance_successors(&self, position: &Position, mut visit: impl FnMut(Action, f64, Position)) {
+        // The outcomes of `outcomes`, in its order, each spawned directly.
+        let mut empty = position.board.empty_mask();
+        let n = f64::from(empty.count_ones());
+        let (two, four) = ((1.0 - self.four_probability) / n, self.four_probability / n);
+        while empty != 0 {
+            let cell = empty.trailing_zeros() as u8;
+            empty &= empty - 1;
+            for (rank, q) in [(1, two), (2, four)] {
+                if q > 0.0 {
+                    let board = position.board.with_rank(usize::from(cell), rank);
+                    visit(Action::Spawn { cell, rank }, q, Position { board, turn: Turn::Slide });
+                }
+            }
+        }
+    }
+
     fn play(&self, position: &Position, action: Action) -> Position {
         match action {
             Action::Slide(direction) => {

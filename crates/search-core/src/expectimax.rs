@@ -378,21 +378,22 @@ where
                     }
                     None => 0,
                 };
-                // The ply's list stays in place (moving an inline list costs a copy of all of
-                // it); deeper plies only touch later lists, so indexing each time is safe.
-                self.outcomes[p].clear();
-                self.game.outcomes(state, &mut self.outcomes[p]);
-                let width = self.outcomes[p].len();
-                if !early && self.cut(state, child_depth, width, prob, ply, true) {
-                    return self.leaf(state);
+                if !early {
+                    // A policy that reads the width sees the outcomes counted first. The ply's
+                    // list stays in place (moving an inline list costs a copy of all of it).
+                    self.outcomes[p].clear();
+                    self.game.outcomes(state, &mut self.outcomes[p]);
+                    let width = self.outcomes[p].len();
+                    if self.cut(state, child_depth, width, prob, ply, true) {
+                        return self.leaf(state);
+                    }
                 }
+                let game = self.game;
                 let mut sum = 0.0;
-                for i in 0..width {
-                    let (mv, q) = self.outcomes[p][i];
-                    let child = self.game.play(state, mv);
+                game.chance_successors(state, |_, q, child| {
                     sum +=
                         q * self.value(&child, child_depth, ply + 1, prob * q, table.as_deref_mut()).to_f64();
-                }
+                });
                 let value = E::Value::from_f64(sum);
                 if let Some(t) = table {
                     t.store(key, value.to_bits(), depth);

@@ -122,6 +122,34 @@ pub trait Game {
         }
     }
 
+    /// Calls `visit` with every outcome of the chance node `state`, its probability and the
+    /// state it leads to, in the order of [`Game::outcomes`], under the same contract.
+    ///
+    /// The default plays each outcome [`Game::outcomes`] lists. Override it when the outcomes'
+    /// states are cheaper made directly (a 2048 spawn is one tile set), so that searches which
+    /// use it ([`crate::expectimax`]) keep no list of outcomes.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use search_core::Game;
+    /// use search_core::tree::Tree;
+    ///
+    /// let mut tree = Tree::new();
+    /// let (a, b) = (tree.leaf(1), tree.leaf(2));
+    /// let root = tree.chance(vec![(a, 0.25), (b, 0.75)], 0);
+    /// let mut seen = Vec::new();
+    /// tree.chance_successors(&root, |mv, q, child| seen.push((mv, q, child)));
+    /// assert_eq!(seen, vec![(0, 0.25, a), (1, 0.75, b)]);
+    /// ```
+    fn chance_successors(&self, state: &Self::State, mut visit: impl FnMut(Self::Move, f64, Self::State)) {
+        let mut outcomes = OutcomeList::new();
+        self.outcomes(state, &mut outcomes);
+        for (mv, q) in outcomes {
+            visit(mv, q, self.play(state, mv));
+        }
+    }
+
     /// Reorders freshly generated moves, most promising first. Alpha-beta prunes more when the
     /// best move comes early; the default keeps generation order.
     fn order_moves(&self, _state: &Self::State, _moves: &mut [Self::Move]) {}

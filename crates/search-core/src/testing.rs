@@ -7,7 +7,8 @@
 //!   order twice, [`Game::successors`] gives those moves with the states [`Game::play`] gives,
 //!   and `play` leaves its input as it was and gives the same state twice;
 //! - a chance state has at least one outcome, every probability is positive and finite, they sum
-//!   to 1 (within 10⁻⁹), and [`Game::outcomes`] lists the same outcomes twice;
+//!   to 1 (within 10⁻⁹), [`Game::outcomes`] lists the same outcomes twice, and
+//!   [`Game::chance_successors`] gives them with the states `play` gives;
 //! - with [`check_hashed`], equal states hash equal: a state and its clone, and the two states
 //!   two identical `play` calls give.
 //!
@@ -98,7 +99,8 @@ pub enum Rule {
     NoMoves,
     /// `moves` listed different moves for the same state.
     MovesNotDeterministic,
-    /// `successors` disagreed with `moves` and `play`.
+    /// `successors` disagreed with `moves` and `play`, or `chance_successors` with `outcomes`
+    /// and `play`.
     SuccessorsDiffer,
     /// `play` changed its input state.
     PlayMutatedItsInput,
@@ -122,7 +124,9 @@ impl fmt::Display for Violation {
             Rule::ToMoveNotDeterministic => "to_move answered differently for the same state".to_string(),
             Rule::NoMoves => "a player's state lists no move (a player who cannot move must be Terminal, or have a pass move)".to_string(),
             Rule::MovesNotDeterministic => "moves listed different moves for the same state".to_string(),
-            Rule::SuccessorsDiffer => "successors disagrees with moves and play".to_string(),
+            Rule::SuccessorsDiffer => {
+                "successors (or chance_successors) disagrees with moves (or outcomes) and play".to_string()
+            }
             Rule::PlayMutatedItsInput => "play changed the state it was given".to_string(),
             Rule::PlayNotDeterministic => "play gave different states for the same state and move".to_string(),
             Rule::NoOutcomes => "a chance state lists no outcome".to_string(),
@@ -221,6 +225,13 @@ where
                     }
                     if outcomes != again {
                         return Err(fail(Rule::OutcomesNotDeterministic, &state));
+                    }
+                    let mut successors = Vec::new();
+                    game.chance_successors(&state, |mv, q, child| successors.push((mv, q, child)));
+                    let expected: Vec<(G::Move, f64, G::State)> =
+                        outcomes.iter().map(|&(mv, q)| (mv, q, game.play(&state, mv))).collect();
+                    if successors != expected {
+                        return Err(fail(Rule::SuccessorsDiffer, &state));
                     }
                     let mut x = rng.random_range(0.0..sum);
                     let mut chosen = outcomes[outcomes.len() - 1].0;
