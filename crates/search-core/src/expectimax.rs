@@ -24,7 +24,7 @@ use rayon::prelude::*;
 
 use crate::alphabeta::SearchResult;
 use crate::eval::Evaluator;
-use crate::game::{Game, GameHash, OutcomeList, Player, ToMove};
+use crate::game::{Game, GameHash, Player, ToMove};
 use crate::horizon::{CutoffContext, CutoffPolicy, Horizon, NoCutoff};
 use crate::limits::{Clock, WallClock};
 use crate::stats::SearchStats;
@@ -210,8 +210,7 @@ where
     let clock = WallClock::start();
     let maximizer = crate::game::maximizer(game, state);
     let depth = config.horizon.depth;
-    let new_run =
-        || Run { game, eval, config, maximizer, stats: SearchStats::default(), outcomes: Vec::new() };
+    let new_run = || Run { game, eval, config, maximizer, stats: SearchStats::default() };
     let mut root_successors = Vec::new();
     let is_player_root = matches!(game.to_move(state), ToMove::Player(_)) && depth > 0;
     if is_player_root {
@@ -271,15 +270,13 @@ where
     SearchResult { value, best_move, pv: best_move.into_iter().collect(), stats }
 }
 
-/// One root move's search: the settings, its statistics and its per-ply lists.
+/// One root move's search: the settings and its statistics.
 struct Run<'a, G: Game, E, C> {
     game: &'a G,
     eval: &'a E,
     config: &'a Config<C>,
     maximizer: Player,
     stats: SearchStats,
-    /// Each ply's list of chance outcomes, reused.
-    outcomes: Vec<OutcomeList<G::Move>>,
 }
 
 impl<G, E, C> Run<'_, G, E, C>
@@ -350,10 +347,6 @@ where
         prob: f64,
         table: Option<&mut ChanceTable>,
     ) -> E::Value {
-        let p = ply as usize;
-        if self.outcomes.len() <= p {
-            self.outcomes.resize_with(p + 1, Default::default);
-        }
         match kind {
             ToMove::Chance => {
                 let child_depth = self.config.horizon.child_depth(depth, true);
@@ -378,17 +371,15 @@ where
                     }
                     None => 0,
                 };
+                let game = self.game;
                 if !early {
-                    // A policy that reads the width sees the outcomes counted first. The ply's
-                    // list stays in place (moving an inline list costs a copy of all of it).
-                    self.outcomes[p].clear();
-                    self.game.outcomes(state, &mut self.outcomes[p]);
-                    let width = self.outcomes[p].len();
+                    // A policy that reads the width sees the outcomes counted first.
+                    let mut width = 0;
+                    game.chance_successors(state, |_, _, _| width += 1);
                     if self.cut(state, child_depth, width, prob, ply, true) {
                         return self.leaf(state);
                     }
                 }
-                let game = self.game;
                 let mut sum = 0.0;
                 game.chance_successors(state, |_, q, child| {
                     sum +=
