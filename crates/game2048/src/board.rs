@@ -187,18 +187,14 @@ impl Board {
 
     /// A bit per empty cell (bit `cell` set when the cell is empty).
     pub fn empty_mask(self) -> u16 {
-        // Fold each nibble to its lowest bit: set when the nibble is non-zero.
-        let mut x = self.0;
-        x |= x >> 2;
-        x |= x >> 1;
-        x &= 0x1111_1111_1111_1111;
-        let mut mask = 0u16;
-        for cell in 0..16 {
-            if (x >> (4 * cell)) & 1 == 0 {
-                mask |= 1 << cell;
-            }
-        }
-        mask
+        // One bit per empty cell at the bottom of its nibble, then gathered: each step folds
+        // the bits at one distance onto the ones below and masks the rest away.
+        let mut m = !self.occupied_bits() & 0x1111_1111_1111_1111;
+        m = (m | m >> 3) & 0x0303_0303_0303_0303;
+        m = (m | m >> 6) & 0x000F_000F_000F_000F;
+        m = (m | m >> 12) & 0x0000_00FF_0000_00FF;
+        m = (m | m >> 24) & 0xFFFF;
+        m as u16
     }
 
     /// A bit at the lowest bit of every non-empty cell's nibble.

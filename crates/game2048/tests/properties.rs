@@ -188,6 +188,17 @@ proptest! {
         }
     }
 
+    /// The empty-cell mask has bit `c` set exactly for the empty cells.
+    #[test]
+    fn empty_mask_marks_the_empty_cells(board in any_board()) {
+        let mask = board.empty_mask();
+        for cell in 0..16 {
+            prop_assert_eq!(mask >> cell & 1 == 1, board.rank(cell) == 0, "{} cell {}", board, cell);
+        }
+        prop_assert_eq!(mask.count_ones(), board.empty_count());
+        prop_assert_eq!(board.has_empty(), mask != 0);
+    }
+
     /// The search's fast moves (`after`, `afters`, and the game's successors) are the legal
     /// slides: the board `slide` gives when it changes and merges no two 32768s, else none.
     #[test]
