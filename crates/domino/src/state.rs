@@ -57,6 +57,7 @@ impl fmt::Display for Move {
 
 /// Why a move could not be read from text.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ParseMoveError {
     /// The tile part is not a tile.
     #[error("bad tile in move: {0}")]
@@ -129,6 +130,7 @@ pub enum Outcome {
 
 /// Why a deal given by the caller was rejected.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum DealError {
     /// A hand does not hold `hand_size` tiles.
     #[error("hand {player} holds {len} tiles, the rules deal {expected}")]
@@ -147,6 +149,7 @@ pub enum DealError {
 
 /// Why a move was refused.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum MoveError {
     /// The game is over.
     #[error("the game is over")]

@@ -145,6 +145,7 @@ impl fmt::Display for Tile {
 
 /// Why a tile could not be read from text such as `3-5`.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ParseTileError {
     /// The text is not two pips joined by `-`.
     #[error("expected a tile such as `3-5`, found `{0}`")]

@@ -63,6 +63,7 @@ pub struct TileOverflow {
 
 /// An error placing a tile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum SpawnError {
     /// The cell index is not in `0..16`.
     #[error("cell {0} is outside the board (cells are 0 to 15)")]

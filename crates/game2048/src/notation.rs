@@ -10,6 +10,7 @@ use crate::board::{Board, Direction, MAX_RANK};
 
 /// Why a board's text could not be read.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum ParseBoardError {
     /// The text does not have four rows separated by `/`.
     #[error("a board has 4 rows separated by '/', found {0}")]

@@ -102,6 +102,7 @@ impl std::str::FromStr for Shape {
 
 /// What went wrong reading or writing a network.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum NTupleError {
     /// The file could not be read or written.
     #[error("{path}: {source}")]

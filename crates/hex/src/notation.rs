@@ -25,6 +25,7 @@ use crate::board::{BadSize, Board, Cell, Color, HexMove, IllegalMove, Position};
 
 /// Why a cell, move or position text was refused.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum NotationError {
     /// The text is empty.
     #[error("the text is empty")]
@@ -69,6 +70,7 @@ pub enum NotationError {
 
 /// Why a list of moves does not give a position: the first refused move, numbered from 1.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum MoveListError {
     /// The board side is not one.
     #[error(transparent)]

@@ -6,18 +6,23 @@ use std::time::Duration;
 /// What a search did, as numbers a caller can log, sum or compare.
 ///
 /// `+=` sums the counters, keeps the deeper `depth_reached` and the longer `elapsed` (the way
-/// statistics of threads that ran side by side combine).
+/// statistics of threads that ran side by side combine). The struct is `#[non_exhaustive]`: a
+/// later version may count more, so build one from [`Default`] and set its fields.
 ///
 /// # Examples
 ///
 /// ```
 /// use search_core::SearchStats;
 ///
-/// let mut total = SearchStats { nodes: 10, leaves: 6, depth_reached: 2, ..Default::default() };
-/// total += SearchStats { nodes: 5, leaves: 3, depth_reached: 3, ..Default::default() };
+/// let mut total = SearchStats::default();
+/// (total.nodes, total.leaves, total.depth_reached) = (10, 6, 2);
+/// let mut other = SearchStats::default();
+/// (other.nodes, other.leaves, other.depth_reached) = (5, 3, 3);
+/// total += other;
 /// assert_eq!((total.nodes, total.leaves, total.depth_reached), (15, 9, 3));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct SearchStats {
     /// Nodes entered, leaves included.
     pub nodes: u64,

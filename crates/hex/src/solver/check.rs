@@ -43,6 +43,7 @@ pub struct CheckedProof {
 /// assert!(matches!(error, StrategyError::LoserConnected { .. }));
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum StrategyError {
     /// The strategy gave no move (or an occupied cell) where the winner is to move.
     #[error("no legal winning move given after {moves}")]

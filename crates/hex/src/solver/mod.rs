@@ -291,6 +291,7 @@ pub enum Analysis {
 /// assert_eq!(Solver::new(SolverConfig::default()).solve(&big), Err(SolveError::TooLarge(11)));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum SolveError {
     /// Somebody has connected already.
     #[error("the game is over: {0} has connected")]
