@@ -65,6 +65,11 @@
 //! The `g2048` binary plays games (`g2048 play --agent strong --seed 1`), advises on a board
 //! (`g2048 best-move --board "2 0 0 4/0 0 0 0/0 8 0 0/0 0 0 2"`) and applies a move
 //! (`g2048 apply --board "…" --move left`); `g2048 help` lists every option.
+//!
+//! # Feature flags
+//!
+//! - `cli` (default): the `g2048` command line, and with it the `clap` dependency. The library
+//!   itself does not need it: `game2048 = { …, default-features = false }`.
 
 #![forbid(unsafe_code)]
 

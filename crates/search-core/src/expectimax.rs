@@ -20,8 +20,6 @@
 //! with exactly the depth left, which keeps the oracle's result when the cut-off depends only on
 //! depth.
 
-use rayon::prelude::*;
-
 use crate::alphabeta::SearchResult;
 use crate::eval::Evaluator;
 use crate::game::{Game, GameHash, Player, ToMove};
@@ -64,7 +62,7 @@ pub struct Config<C = NoCutoff> {
     pub reuse: Reuse,
     /// Search the root moves in parallel on the current rayon pool (run the search inside
     /// `pool.install` to choose the threads). Each root move has its own table, so the result is
-    /// the serial one.
+    /// the serial one. Without the crate's `parallel` feature they are searched one by one.
     pub parallel: bool,
 }
 
@@ -231,15 +229,11 @@ where
             } else {
                 (0..n).map(|_| None).collect()
             };
-            root_successors
-                .par_iter()
-                .zip(slots)
-                .map(|((_, child), table)| {
-                    let mut run = new_run();
-                    let v = run.value(child, child_depth, 1, 1.0, table);
-                    (v, run.stats)
-                })
-                .collect()
+            on_threads(&root_successors, slots, |(_, child), table| {
+                let mut run = new_run();
+                let v = run.value(child, child_depth, 1, 1.0, table);
+                (v, run.stats)
+            })
         } else {
             let mut table = tables.take(usize::from(with_table)).first_mut();
             root_successors
@@ -268,6 +262,28 @@ where
     };
     let stats = SearchStats { depth_reached: depth, elapsed: clock.elapsed(), ..stats };
     SearchResult { value, best_move, pv: best_move.into_iter().collect(), stats }
+}
+
+/// `f` of every item with its table, on the current rayon pool.
+#[cfg(feature = "parallel")]
+fn on_threads<T: Sync, V: Send>(
+    items: &[T],
+    tables: Vec<Option<&mut ChanceTable>>,
+    f: impl Fn(&T, Option<&mut ChanceTable>) -> V + Sync,
+) -> Vec<V> {
+    use rayon::prelude::*;
+    items.par_iter().zip(tables).map(|(item, table)| f(item, table)).collect()
+}
+
+/// `f` of every item with its table, one after the other: without the `parallel` feature a
+/// parallel search runs serially, each root move still with its own table.
+#[cfg(not(feature = "parallel"))]
+fn on_threads<T: Sync, V: Send>(
+    items: &[T],
+    tables: Vec<Option<&mut ChanceTable>>,
+    f: impl Fn(&T, Option<&mut ChanceTable>) -> V + Sync,
+) -> Vec<V> {
+    items.iter().zip(tables).map(|(item, table)| f(item, table)).collect()
 }
 
 /// One root move's search: the settings and its statistics.

@@ -67,7 +67,7 @@
 //! | [`minimax`] | plain minimax / expectiminimax, the oracle | hand-made trees |
 //! | [`alphabeta`] | fail-hard alpha-beta; Star1 at chance nodes; table, killers, history | [`minimax`] |
 //! | [`iterative`] | iterative deepening under depth, node and time limits | [`alphabeta`] |
-//! | [`parallel`] | root split on rayon | [`alphabeta`] |
+//! | `parallel` | root split on rayon (feature `parallel`) | [`alphabeta`] |
 //! | [`expectimax`] | windowless expectimax: cut-off before expansion, chance tables per root move, root moves on rayon | [`minimax`]; its own serial search |
 //! | [`mcts`] | Monte Carlo tree search: UCT with optional RAVE, pluggable playouts | [`minimax`] on win/loss trees |
 //!
@@ -85,6 +85,9 @@
 //!
 //! # Feature flags
 //!
+//! - `parallel` (default): the module `parallel` (the alpha-beta root split) and parallel root
+//!   moves in [`expectimax`], on rayon. Without it the crate does not depend on rayon, and an
+//!   expectimax search asked to run in parallel runs serially, with the same result.
 //! - `testing`: the module `testing`, a conformance checker any game's tests can run (random
 //!   walks that check the contract of [`Game`] and [`GameHash`]). Enable it in
 //!   `[dev-dependencies]`: `search-core = { version = "…", features = ["testing"] }`.
@@ -102,6 +105,7 @@ pub mod mcts;
 pub mod minimax;
 mod narrowed;
 mod ordering;
+#[cfg(feature = "parallel")]
 pub mod parallel;
 mod stats;
 mod table;
