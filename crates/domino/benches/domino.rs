@@ -8,7 +8,7 @@
 //! - `decision/<player>/{block,draw}`: one decision of each player at that position.
 //!
 //! Extra prints go to stderr (stdout belongs to criterion). Run
-//! `cargo bench -p domino --bench domino -- --quick` for a fast estimate.
+//! `cargo bench -p game-search-domino --bench domino -- --quick` for a fast estimate.
 
 use std::hint::black_box;
 use std::time::Duration;

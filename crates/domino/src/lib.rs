@@ -1,11 +1,14 @@
 //! Two-player double-six dominoes: tiles as bitsets, rules of OpenSpiel's Block game and the
 //! seed's Draw game, the full game state, and the view each player may see.
 //!
-//! - [`tiles`]: [`Tile`] (OpenSpiel ids), [`TileSet`] (a `u32` mask), [`SUIT`] masks, notation `3-5`.
-//! - [`rules`]: [`Rules`] with [`Rules::block`] (OpenSpiel exactly, the default) and
-//!   [`Rules::draw`] (the seed's game).
-//! - [`state`]: [`State`], [`Move`] (notation `3-5@3`, `3-5`, `draw`, `pass`), turn rules, returns.
-//! - [`view`]: [`PlayerView`], what one player may know.
+//! - Tiles: [`Tile`] (numbered as in OpenSpiel: (0,0)=0, (0,1)=1, …, (6,6)=27; notation `3-5`),
+//!   [`TileSet`] (a 28-bit `u32` mask: a hand, the boneyard, the tiles a player cannot see),
+//!   [`SUIT`] masks, [`PIPS`].
+//! - Rules: [`Rules`] with [`Rules::block`] (OpenSpiel exactly, the default) and
+//!   [`Rules::draw`] (the seed's game): variant, hand size, who leads, how a blocked game scores.
+//! - The game: [`State`] (both hands, the line, the boneyard), [`Move`] (notation `3-5@3`, `3-5`,
+//!   `draw`, `pass`), the turn rules of both variants, [`Outcome`] and [`Record`].
+//! - [`PlayerView`]: what one player may know.
 //! - [`players`]: [`players::DominoPlayer`] and the players (random, greedy, PIMC, expectimax, the
 //!   seed, an omniscient cheat for measuring).
 //! - [`matches`](mod@crate::matches): duplicate-deal matches with scores and 95% Wilson intervals.
@@ -39,13 +42,18 @@
 
 pub mod matches;
 pub mod players;
-pub mod rules;
+mod rules;
 pub mod solver;
-pub mod state;
-pub mod tiles;
-pub mod view;
+mod state;
+mod tiles;
+mod view;
 
 pub use rules::{BlockedScoring, Lead, Rules, Variant};
 pub use state::{DealError, Move, MoveError, Outcome, ParseMoveError, Player, Record, State};
-pub use tiles::{ParseTileError, SUIT, Tile, TileIter, TileSet};
+pub use tiles::{N_TILES, PIPS, ParseTileError, SUIT, Tile, TileIter, TileSet};
 pub use view::PlayerView;
+
+/// The crate's README, compiled and run as a doctest so its example stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -104,7 +104,7 @@ fn short_match_against_greedy_and_the_seed() {
     );
 }
 
-/// `DOMINO_STRENGTH=1 [DOMINO_DEPTHS=4,6] cargo test --release -p domino --test expectimax strength -- --nocapture`:
+/// `DOMINO_STRENGTH=1 [DOMINO_DEPTHS=4,6] cargo test --release -p game-search-domino --test expectimax strength -- --nocapture`:
 /// 500 duplicate deals per row against greedy and the seed player, in both variants.
 #[test]
 fn strength() {

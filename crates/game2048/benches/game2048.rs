@@ -26,7 +26,7 @@
 //!   (criterion is handed the time of a pass over all of them, divided by their number), so the
 //!   reported time is the time per decision and the throughput is decisions per second.
 //!
-//! Run `cargo bench -p game2048 --bench game2048 -- --quick` for a fast estimate.
+//! Run `cargo bench -p game-search-2048 --bench game2048 -- --quick` for a fast estimate.
 
 use std::hint::black_box;
 use std::sync::OnceLock;

@@ -86,3 +86,8 @@ pub use board::{Board, Direction, MAX_RANK, Slide, SpawnError, TileOverflow, sli
 pub use evaluation::{Evaluation, Heuristic};
 pub use notation::{ParseBoardError, ParseDirectionError};
 pub use rules::{Action, Game2048, Position, Rules, Spawns, Turn};
+
+/// The crate's README, compiled and run as a doctest so its example stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

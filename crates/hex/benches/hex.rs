@@ -22,7 +22,7 @@
 //! The boards' win counts and distances, and the searches' node counts, go to stderr (stdout
 //! belongs to criterion: test runners read its list of benchmarks there).
 //!
-//! Run `cargo bench -p hex --bench hex -- --quick` for a fast estimate (a few seconds once built;
+//! Run `cargo bench -p game-search-hex --bench hex -- --quick` for a fast estimate (a few seconds once built;
 //! it draws no plots).
 
 use std::hint::black_box;

@@ -4,7 +4,7 @@
 //! move: Black wins). The 7x7 map takes minutes: `cargo xtask hex-openings --sizes 7` measures
 //! it.
 //!
-//! Run `cargo bench -p hex --bench solver -- --quick` for a fast estimate. The node counts of
+//! Run `cargo bench -p game-search-hex --bench solver -- --quick` for a fast estimate. The node counts of
 //! one pass go to stderr (stdout belongs to criterion).
 
 use std::hint::black_box;

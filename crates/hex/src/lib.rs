@@ -58,3 +58,8 @@ pub use notation::{
 pub use player::{HexPlayer, RandomPlayer};
 pub use rules::{HexGame, centre};
 pub use union_find::Connectivity;
+
+/// The crate's README, compiled and run as a doctest so its example stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -139,7 +139,7 @@ fn config(seed: u64, time: Duration) -> MctsConfig {
 /// `MCTS_OPPONENT` (strong, madeup, coolcow, bridges, random), `MCTS_GAMES` (pairs × 2),
 /// `MCTS_SIZE`, `MCTS_MS` (time a move for both MCTS and the strong player): pairs of games from
 /// a shared random opening stone, MCTS Black in one and White in the other. Run in release:
-/// `cargo test --release -p hex --test mcts -- --ignored --nocapture match_against`.
+/// `cargo test --release -p game-search-hex --test mcts -- --ignored --nocapture match_against`.
 #[test]
 #[ignore]
 fn match_against() {

@@ -387,7 +387,7 @@ fn cell_name(cell: Cell) -> String {
 /// when `HEX_ROUND_ROBIN=1`:
 ///
 /// ```text
-/// HEX_ROUND_ROBIN=1 cargo test --release -p hex --test players round_robin -- --nocapture
+/// HEX_ROUND_ROBIN=1 cargo test --release -p game-search-hex --test players round_robin -- --nocapture
 /// ```
 ///
 /// `HEX_ROUND_ROBIN_SIZE` (7) and `HEX_ROUND_ROBIN_DEPTH` (3) change the board and the depth.

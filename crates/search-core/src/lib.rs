@@ -128,3 +128,8 @@ pub use stats::SearchStats;
 pub use table::{Bound, Entry, NoTable, TableAccess, TranspositionTable};
 pub use value::Value;
 pub use zobrist::ZobristKeys;
+
+/// The crate's README, compiled and run as a doctest so its example stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

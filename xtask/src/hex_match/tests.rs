@@ -25,7 +25,17 @@ fn hex_gtp() -> &'static str {
         };
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_string());
         let status = Command::new(cargo)
-            .args(["build", "--quiet", "-p", "hex", "--bin", "hex-gtp", "--profile", profile, "--target-dir"])
+            .args([
+                "build",
+                "--quiet",
+                "-p",
+                "game-search-hex",
+                "--bin",
+                "hex-gtp",
+                "--profile",
+                profile,
+                "--target-dir",
+            ])
             .arg(target_dir)
             .current_dir(env!("CARGO_MANIFEST_DIR"))
             .status()

@@ -201,7 +201,7 @@ impl Row2048 {
     /// The command that replays the game with spawn seed `seed` alone.
     pub fn replay(&self, seed: u64) -> String {
         let mut command = format!(
-            "cargo run --release -p game2048 --bin g2048 -- play {} --seed {seed}",
+            "cargo run --release -p game-search-2048 --bin g2048 -- play {} --seed {seed}",
             self.player.flags()
         );
         if let Some(tile) = self.stop_at {

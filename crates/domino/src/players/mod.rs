@@ -9,7 +9,7 @@
 //!
 //! # Measured strength
 //!
-//! `DOMINO_STRENGTH=1 cargo test --release -p domino --test players strength -- --nocapture`:
+//! `DOMINO_STRENGTH=1 cargo test --release -p game-search-domino --test players strength -- --nocapture`:
 //! 1,000 duplicate deals (2,000 games) per row, score = win + ½ draw of the first player with a
 //! 95% Wilson interval; `seed4` is [`SeedPlayer`] at depth 4, `pimc50-wl` is [`PimcPlayer`] with
 //! 50 samples and the win/loss objective.
