@@ -68,11 +68,12 @@
 //! and MCTS players, `param_hex knowledge N` the visits after which the solver's knowledge
 //! prunes an MCTS node's moves ([`DEFAULT_KNOWLEDGE`] by default; `off` for none; boards up to
 //! 10×10) and `param_hex solver SHARE` the share of each MCTS move's time the exact solver gets
-//! first (`off` by default: it lost on 9×9, see [`crate::mcts`]). MCTS is the default because it plays better at equal time: on 9×9 it beat
-//! the alpha-beta strong player 35 of 40 games at 0.2 s a move and 16 of 20 at 0.5 s (see
-//! [`crate::mcts`]). A player is built from the settings by the engine's [`PlayerFactory`] when it
-//! is first needed and is kept, with its random state, until a setting changes: a session that
-//! sends the same commands gets the same answers.
+//! first (`off` by default: it made the player weaker on 9×9, see [`crate::mcts`]). MCTS is the
+//! default because it plays better at equal time: it beat the alpha-beta strong player in
+//! matches on 9×9 (see [`crate::mcts`]; measured, with the commands that reproduce it:
+//! `docs/measurements.md` in the repository). A player is built from the settings by the
+//! engine's [`PlayerFactory`] when it is first needed and is kept, with its random state, until
+//! a setting changes: a session that sends the same commands gets the same answers.
 //!
 //! `param_solver` with no arguments lists the settings of `solve-state` and `find-winning` as
 //! `[string] time 10`, `[string] table_bits 18` and `[string] threads 1` lines ([`SOLVER_CONFIG`]: ten seconds a
@@ -309,9 +310,9 @@ impl Default for Settings {
 }
 
 /// The default [`Settings::knowledge`]: the solver's knowledge prunes the MCTS player's root and
-/// every node visited 200 times (boards up to 10×10). Measured on 9×9 at 0.5 s a move: 22 of 30
-/// games against the same player without knowledge, and 16 of 23 against a threshold of 1,000
-/// (see [`crate::mcts`]).
+/// every node visited 200 times (boards up to 10×10). In self-play on 9×9 at 0.5 s a move it
+/// made the player stronger than without knowledge, and 200 did at least as well as 1,000 (see
+/// [`crate::mcts`]; measured: `docs/measurements.md` in the repository).
 pub const DEFAULT_KNOWLEDGE: u32 = 200;
 
 /// The default time per move of the MCTS and strong players.

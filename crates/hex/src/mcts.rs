@@ -19,10 +19,10 @@
 //!    dominated. A virtual connection proves the node won or lost; the search then scores the
 //!    proof instead of playouts there and backs it up (MCTS-Solver: a node with a move proved to
 //!    win is won, a node whose every kept move is lost is lost), and stops when the root is
-//!    proved won. One analysis costs about 0.7 ms on 9×9, so it waits for nodes that have
+//!    proved won. One analysis costs as much as many playouts, so it waits for nodes that have
 //!    earned it, as MoHex's knowledge threshold does. On boards larger than 10×10 the solver
 //!    does not go; there a chain of bridges with disjoint carriers
-//!    ([`crate::bridge_chain::proved_win`], under a microsecond a call) still proves nodes.
+//!    ([`crate::bridge_chain::proved_win`], far cheaper than an analysis) still proves nodes.
 //! 5. **Playouts** ([`HexPlayout`]): Hex has no draws and a full board has exactly one winner,
 //!    so a playout fills every empty cell in one random order and checks the winner once at the
 //!    end. One pattern bends the order: when the last move took one carrier cell of a bridge
@@ -33,88 +33,33 @@
 //! The search's random choices follow from [`MctsConfig::seed`] and the position, so a player
 //! with an iteration budget plays the same game every time.
 //!
-//! # Measured: the solver's knowledge in the tree
+//! # Choosing the settings
 //!
-//! Self-play on 9×9 at 0.5 s a move (`cargo xtask hex-match` between two `hex-gtp` processes,
-//! 30 games from 15 shared openings with colours swapped, one thread each, both matches run
-//! side by side on a 2-core machine; games won by the first player, 95 % Wilson interval):
+//! - **Budget**: [`MctsConfig::iterations`] gives a deterministic player (the same game every
+//!   time for a seed); [`MctsConfig::time`] plays at a fixed time a move, and its moves then
+//!   depend on the machine's speed and load. The alpha-beta
+//!   [`StrongPlayer`](crate::strong::StrongPlayer) is the deterministic choice under a node
+//!   budget; at equal time MCTS plays better, which is why the GTP engine ([`crate::gtp`])
+//!   plays MCTS by default.
+//! - **The defaults** ([`MctsConfig::default`]): RAVE with `k = 500`, no UCB exploration term,
+//!   and bridge replies in the playouts. Each of the three made the player stronger in matches
+//!   at equal time: RAVE's all-moves-as-first statistics suit Hex, where a cell is good largely
+//!   whatever the order it is played in; RAVE already spreads the early visits, so a UCB
+//!   exploration term only wastes playouts on bad cells; and without bridge replies random
+//!   playouts cut half the bridges and value bridged positions as coin flips.
+//! - **Knowledge** ([`MctsConfig::knowledge_after`], off by default): turn it on for boards up
+//!   to 10×10. It made the player stronger in self-play at equal time, with thresholds from 50 to
+//!   1,000 visits close to each other; the GTP engine uses 200
+//!   ([`crate::gtp::DEFAULT_KNOWLEDGE`]). Proofs are backed up, so the search does not spend
+//!   playouts on decided lines.
+//! - **Solver first** ([`MctsConfig::solver_share`], off by default): it made the player weaker
+//!   on 9×9. The positions the solver proves in a fraction of a second the analysis already
+//!   proves, and the rest cost the search its time.
 //!
-//! | first player | second player | won |
-//! |---|---|---|
-//! | knowledge after 200 visits | no knowledge | 22 of 30 (56–86 %) |
-//! | knowledge after 1,000 visits | no knowledge | 24 of 30 (63–90 %) |
-//! | knowledge after 200 visits | knowledge after 1,000 visits | 16 of 23 (49–84 %; stopped early) |
-//! | knowledge after 50 visits | knowledge after 200 visits | 14 of 30 (30–64 %) |
-//! | knowledge 1,000 and the solver first (0.3 of each move) | knowledge 1,000 | 3 of 14 (8–48 %; stopped) |
-//! | knowledge 200 with proofs backed up (MCTS-Solver) | knowledge 200, proofs only pruning | 17 of 30 (39–73 %) |
-//! | knowledge 200 and pattern priors (10 visits, scale 0.1) | knowledge 200 | 14 of 30 (30–64 %) |
-//! | knowledge 200 and pattern priors (40 visits, scale 0.25) | knowledge 200 | 16 of 30 (36–70 %) |
+//! Against Benzene's MoHex at equal time the player is still well behind.
 //!
-//! So the knowledge is worth about 190 Elo in self-play, 50 to 1,000 visits are close (the GTP
-//! engine uses 200), backing the proofs up is kept (level or a little better, and the search
-//! no longer spends playouts on decided lines), and the solver before the search loses: on 9×9 the positions it proves
-//! in a fraction of a second the analysis already proves (most are proved by one virtual
-//! connection by move 25), and the rest cost the search 30 % of its time. The player without
-//! knowledge runs about 95,000 playouts a second on 9×9 mid-game positions; knowledge after 200
-//! visits takes about 15 % of the time.
-//!
-//! The pattern priors (not kept) were a MoHex-2.0-style experiment: each move of a new node
-//! started with all-moves-as-first experience from how often our own engine had chosen a cell
-//! with the same six neighbours, in the 158 self-play games above (565 patterns). Level with
-//! the player without them at both strengths; priors learned from a stronger player's games,
-//! and by minorization–maximization over larger patterns, are what MoHex 2.0 has.
-//!
-//! # Measured against MoHex
-//!
-//! Against Benzene's MoHex (built from its public sources, one thread, `max_time 1`, no
-//! opening book), on the same 2-core machine, in the same session, at 1 s a move each, through
-//! `cargo xtask hex-match --adjudicate 5` (commands in `docs/benzene.md`; two matches ran side
-//! by side at a time), 9×9 games won by ours:
-//!
-//! | ours | games won | 95 % interval | s/move ours / MoHex |
-//! |---|---|---|---|
-//! | no knowledge (the previous engine) | 4 of 30 | 5–30 % | 0.96 / 0.66 |
-//! | knowledge after 200 visits | 9 of 50 | 10–31 % | 0.98 / 0.70 |
-//! | knowledge after 200 visits, proofs backed up (the GTP default) | 6 of 30 | 10–37 % | 0.91 / 0.75 |
-//!
-//! The knowledge that beat our own previous engine 22 of 30 does not show against MoHex:
-//! MoHex already answers the connections it sees, and its games are decided earlier, in the
-//! middle game, where its learned patterns choose the moves. (MoHex's seconds a move are lower
-//! because it answers at once in positions its solver has decided.)
-//!
-//! # Measured: MCTS or alpha-beta at equal time
-//!
-//! Matches on 9×9 with the same wall time a move for both sides (`match_against` in
-//! `tests/mcts.rs`, release build, `nice`, one core of a 2-core machine shared with another
-//! job): pairs of games from one shared random opening stone, MCTS owning that stone in one game
-//! and answering it in the other. At 0.2 s a move MCTS runs about 30,000 playouts (about
-//! 150,000 iterations a second from the empty 9×9 board, 110,000 on 11×11; the playout alone
-//! runs 420,000 and 280,000 times a second). Games won by MCTS, 95 % Wilson interval in
-//! brackets:
-//!
-//! | MCTS settings | vs [`StrongPlayer`](crate::strong::StrongPlayer), 0.2 s a move |
-//! |---|---|
-//! | **RAVE `k = 500`, `c = 0`, bridge replies (the default)** | **35 of 40 (73.9–94.5 %)** |
-//! | RAVE, `c = 0.05` | 15 of 20 (53.1–88.8 %) |
-//! | RAVE, `c = 0.2` | 18 of 40 (30.7–60.2 %) |
-//! | RAVE, `c = 0.2`, no bridge replies | 1 of 20 (0.9–23.6 %) |
-//! | plain UCT (`c = 0.7`), bridge replies | 5 of 20 (11.2–46.9 %) |
-//! | the default, 0.5 s a move each (the GTP engine's time) | 16 of 20 (58.4–91.9 %) |
-//!
-//! With the default settings it won all 20 games where the strong player had the opening stone
-//! and 15 of 20 where it had it itself. Against the seed players at their default depth 3 it
-//! won every game: madeup 30 of 30, coolcow 30 of 30, bridges 30 of 30 (10 games at `c = 0.2`,
-//! 20 at `c = 0`; 88.6–100 % for 30 of 30).
-//!
-//! So at equal time **MCTS plays better** than the alpha-beta strong player, and three parts
-//! make the difference, each measured above: RAVE (all-moves-as-first statistics suit Hex,
-//! where a cell is good largely whatever the order it is played in), no exploration term on top
-//! of RAVE (RAVE already spreads the early visits; UCB exploration only wastes playouts on
-//! bad cells), and the bridge reply in playouts (without it random playouts cut half the
-//! bridges and value bridged positions as coin flips). On these numbers the GTP engine
-//! ([`crate::gtp`]) plays MCTS by default. The strong player stays the deterministic choice
-//! under a node budget (the evaluation tiers use it for that reason); MCTS is deterministic only
-//! under an iteration budget.
+//! Measured strength and speed, with the commands that reproduce them: `docs/measurements.md`
+//! in the repository.
 //!
 //! # Examples
 //!
@@ -379,7 +324,7 @@ impl MctsConfig {
 
 impl Default for MctsConfig {
     /// 10,000 playouts a move with RAVE (`k = 500`), no UCB exploration term and bridge replies
-    /// (measured in the [module docs](self)).
+    /// (the [module docs](self) say why).
     fn default() -> Self {
         MctsConfig {
             time: None,

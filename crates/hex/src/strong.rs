@@ -19,47 +19,35 @@
 //!    opponent's best potential minus the own; a finished game is worth
 //!    [`WIN`] minus its distance.
 //!
-//! # Why these choices (measured)
+//! # Why these choices
 //!
 //! - **Two-distance** rather than the seeds' shortest paths: a path the opponent can cut with
 //!   one stone is worth little, and two-distance counts only routes with two ways forward,
-//!   which is what bridges give. In tier 1 of `cargo xtask eval --game hex` (one depth-3
-//!   alpha-beta searcher, 50 games a pairing on 7×7) two-distance beat the madeup, coolcow and
-//!   0-1 BFS evaluations 50–0, 44–6 and 46–4. Wolve's electrical resistance is not
-//!   implemented: two-distance already wins every pairing below.
-//! - **Selective width 12**: with 20,000 nodes a move, a full-width search completes depth 3
-//!   on 9×9 and 11×11, width 12 depth 6, width 6 depth 8 (mean of ~20 searches from 4
-//!   openings each). Head to head at 5,000 nodes a move on 9×9 (shared openings, colours
-//!   swapped), width 12 beat full width 27–13 in 40 games (68 %, 95 % interval 52–80 %; on
-//!   11×11 15–5 in 20); against widths 6 and 20 it scored 9–11 and 13–7 in 20 games, noise
-//!   level, so 12 stays, close to Wolve's 15. (These depths and head-to-head games were
-//!   measured before equal move scores went to the cell nearest the centre.)
+//!   which is what bridges give. In matches between the evaluations (tier 1 of
+//!   `cargo xtask eval --game hex`) it beat the madeup, coolcow and 0-1 BFS evaluations.
+//!   Wolve's electrical resistance is not
+//!   implemented: two-distance already beats every seed player.
+//! - **Selective width 12**: at the same node budget a selective search reaches much deeper
+//!   than a full-width one, and width 12 beat full width head to head; against widths 6 and
+//!   20 the difference was within the noise, so 12 stays, close to Wolve's 15.
 //! - **History ordering off**: it would reorder by history score and override the potential
 //!   order the move generator gives; killers stay on.
-//! - **Bridge repair as a rule**: with it on, 9–11 against the same player with it off (noise
-//!   level); kept because it is the seed's rule and saves a search.
-//! - **No call to the exact solver** ([`crate::solver`]): it searches about 15,000 nodes a
-//!   second on 9×9, so a 20,000-node probe costs over a second a move, and in two 9×9
-//!   self-play games it first proved a result at moves 16 and 28, when the game was already
-//!   decided and this player's own search plays it out.
-//!
+//! - **Bridge repair as a rule**: about level with the same player without it; kept because it
+//!   is the seed's rule and saves a search.
+//! - **No call to the exact solver** ([`crate::solver`]): its search is slow next to this
+//!   player's, so a probe big enough to matter costs more than a move's time, and in self-play
+//!   it proved results only when the game was already decided and this player's own search
+//!   plays it out.
 //! - **MCTS plays better at equal time**: [`crate::mcts::MctsPlayer`] (UCT with RAVE and
-//!   bridge-aware playouts) beat this player 35 of 40 games on 9×9 at 0.2 s a move, so the GTP
-//!   engine plays MCTS by default; this player remains the deterministic one under a node budget,
-//!   which is why the evaluation tiers use it.
+//!   bridge-aware playouts) beats this player in matches at equal time, so the GTP engine plays
+//!   MCTS by default; this player remains the deterministic one under a node budget, which is
+//!   why the evaluation tiers use it.
 //!
-//! Against the seed players at their default depth 3 (`cargo xtask eval --game hex`, tiers 2
-//! and 3: one random opening stone per pair of games, colours swapped, 20,000 nodes a move,
-//! which took 0.14–0.18 s a move on 9×9 and 0.20–0.22 s on 11×11, row means of wall time on one
-//! core of a 2-core machine shared with other jobs):
+//! Against the seed players at their default depth 3 it wins almost every game on 9×9 and 11×11
+//! with 20,000 nodes a move (`cargo xtask eval --game hex`).
 //!
-//! | board | madeup | coolcow | bridges | random |
-//! |---|---|---|---|---|
-//! | 9×9, 50 games | 50 (92.9–100 %) | 49 (89.5–99.6 %) | 50 (92.9–100 %) | 50 (92.9–100 %) |
-//! | 11×11, 20 games | 20 (83.9–100 %) | 20 (83.9–100 %) | 20 (83.9–100 %) | — |
-//!
-//! (Games won, 95 % Wilson interval in brackets; 259 of 260 in all.) The one loss was as White
-//! after Black's i1 opening, in a game of 45 moves.
+//! Measured strength, with the commands that reproduce it: `docs/measurements.md` in the
+//! repository.
 //!
 //! # Examples
 //!

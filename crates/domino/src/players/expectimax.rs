@@ -326,13 +326,16 @@ fn estimate(b: &Belief, our_turn: bool) -> f64 {
 /// The values of all three kinds must share one scale. The first version scored the depth
 /// limit in raw tiles and pips (`10 · tile lead + pip lead`, tens) beside ±1000 for a finished
 /// game, so any small chance of the game ending inside the horizon outweighed every position
-/// at the horizon; in the Block game it scored 0.515 [0.500, 0.530] against
-/// [`Greedy`](super::Greedy) at depth 4 over 4,000 games, and 0.590 [0.575, 0.605] with the
-/// values on one scale (`docs/eval-domino-2000-summary.md` has the tiers' numbers).
+/// at the horizon; in the Block game it played clearly worse against [`Greedy`](super::Greedy)
+/// than it does with the values on one scale.
 ///
 /// A single legal move is played without search; ties go to the first best move in legal-move
-/// order. The search has no pruning: depth 6 takes about 3 ms a game in the Block game and
-/// 35 ms in the Draw game (release build, against greedy).
+/// order. The search has no pruning, so its time grows quickly with the depth, and a Draw game,
+/// with its chance nodes over the tiles drawn, costs far more than a Block game at the same
+/// depth.
+///
+/// Measured strength and speed, with the commands that reproduce them: `docs/measurements.md`
+/// in the repository.
 ///
 /// # Examples
 ///

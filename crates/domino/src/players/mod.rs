@@ -7,38 +7,17 @@
 //! A match referee drives every entrant through [`Contestant`]: each [`DominoPlayer`] is a
 //! contestant that receives the view of the side to move, and only [`Omniscient`] reads the state.
 //!
-//! # Measured strength
+//! # Choosing a player
 //!
-//! `DOMINO_STRENGTH=1 cargo test --release -p game-search-domino --test players strength -- --nocapture`:
-//! 1,000 duplicate deals (2,000 games) per row, score = win + ½ draw of the first player with a
-//! 95% Wilson interval; `seed4` is [`SeedPlayer`] at depth 4, `pimc50-wl` is [`PimcPlayer`] with
-//! 50 samples and the win/loss objective.
+//! [`PimcPlayer`] (with the win/loss objective) and [`ExpectimaxPlayer`] are the strongest
+//! players that see only their own view: each beats [`Greedy`] and [`SeedPlayer`] in
+//! duplicate-deal matches in both variants, and the two are level with each other. [`Greedy`]
+//! and [`RandomPlayer`] are baselines; [`Omniscient`] reads both hands, so it is a yardstick,
+//! not a fair opponent. [`matches`](mod@crate::matches) plays the duplicate-deal matches that
+//! compare two players, with a 95% interval on the score.
 //!
-//! | Block | score | pts/game |
-//! |---|---|---|
-//! | greedy vs random | 0.584 [0.563, 0.606] | +3.5 |
-//! | seed4 vs greedy | 0.408 [0.387, 0.430] | −4.1 |
-//! | seed4-avg vs greedy | 0.460 [0.438, 0.482] | −2.3 |
-//! | pimc50-wl vs greedy | 0.629 [0.608, 0.650] | +3.3 |
-//! | pimc50-wl vs seed4 | 0.713 [0.692, 0.732] | +8.4 |
-//! | pimc50-wl vs random | 0.685 [0.664, 0.705] | +6.8 |
-//! | omniscient-wl (cheat) vs greedy | 0.819 [0.802, 0.835] | +7.4 |
-//!
-//! | Draw (blocked games are draws) | score | pts/game |
-//! |---|---|---|
-//! | greedy vs random | 0.493 [0.472, 0.515] | +0.6 |
-//! | seed4 vs greedy | 0.583 [0.561, 0.604] | +1.7 |
-//! | seed4-avg vs greedy | 0.598 [0.576, 0.619] | +2.5 |
-//! | pimc50-wl vs greedy | 0.698 [0.678, 0.718] | +7.8 |
-//! | pimc50-wl vs seed4 | 0.677 [0.657, 0.698] | +10.9 |
-//! | pimc50-wl vs random | 0.737 [0.717, 0.755] | +12.8 |
-//! | omniscient-wl (cheat) vs greedy | 0.786 [0.767, 0.803] | +9.1 |
-//!
-//! [`ExpectimaxPlayer`] at depth 6, from `cargo xtask eval --game domino --games 2000` (2,000
-//! games per row, `docs/eval-domino-2000-summary.md`): Block 0.600 [0.578, 0.621] against
-//! greedy and 0.724 [0.704, 0.743] against `seed4`; Draw 0.698 [0.678, 0.718] and 0.672
-//! [0.651, 0.692]. PIMC with 50 samples against it: 0.513 [0.491, 0.535] (Block) and 0.522
-//! [0.500, 0.544] (Draw), level.
+//! Measured strength, with the commands that reproduce it: `docs/measurements.md` in the
+//! repository.
 //!
 //! # Examples
 //!

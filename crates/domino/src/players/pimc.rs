@@ -37,9 +37,8 @@ use crate::view::PlayerView;
 /// strategy fusion). The Draw-game solves are depth-limited to
 /// [`PimcPlayer::draw_depth`] moves ([`DRAW_PIMC_DEPTH`](super::DRAW_PIMC_DEPTH) = 10 by
 /// default) and valued by the pip difference beyond (a full solve from the deal can take a
-/// second), so they are not exact. Depth 14 costs 3.7 times as much and scored 0.725
-/// [0.679, 0.766] against greedy over 400 games, against 0.704 [0.657, 0.746] at depth 10 on
-/// the same deals: no clear gain, so the default stays.
+/// second), so they are not exact. A deeper horizon costs much more time without a clear gain
+/// in strength, so the default stays (measured: `docs/measurements.md` in the repository).
 ///
 /// # Examples
 ///

@@ -44,30 +44,17 @@
 //! [`Solver::opening_map_threads`] solves a whole opening map on several threads, one opening
 //! each.
 //!
-//! Measured side by side with Benzene's DFPN (`cargo xtask hex-solve-vs`: the same machine,
-//! the same run, one thread each, a fresh process per position, CPU seconds less each
-//! program's start-up; see `docs/benzene.md`): on the 24 positions of 6x6 and 7x7 in
-//! `crates/hex/tests/data/solve-positions.txt`, Benzene 38.4 s and this solver 40.0 s (the
-//! empty 7x7 board 0.06 s against 0.11 s, 7x7 a4 20.1 s against 18.9 s; before the changes
-//! below, 239 s against 40.7 s); the empty 8x8 board in 68 s against Benzene's 31 s (it was
-//! out of reach before: unsolved after 300 s). Every 7x7 opening in 0.75 million nodes and 66 s
-//! of CPU (41 s on two threads, one opening each), 6x6 in 12,000 nodes and 0.6 s. Two threads
-//! on one position ([`SolverConfig::threads`], `hex-solve --threads 2`) took the six 7x7
-//! positions from 39.3 s to 22.2 s of wall time (1.8 times) and the empty 8x8 board from 68 s
-//! to 49 s (1.4 times). Parallel runs vary from one run to the next (7x7 a4: 10 to 12 s), and
-//! through the GTP engine the gain was smaller in the one run measured (a4 15 to 21 s).
+//! Several threads usually shorten a solve's wall time, but not by a fixed amount: parallel
+//! runs vary from one run to the next, so time them over a few runs.
 //!
-//! What each ingredient bought, measured when it came in: fill-in and vulnerable cells took
-//! the 6x6 map from 122 million nodes to 5 million; H-search to 99,000, and solved 7x7 a1 in
-//! 7.6 s, which took 80 s before; two-distance order with widening took 7x7 d1 from 33,000
-//! nodes to 13,000; keeping every OR combination took eighteen 7x7 positions from 1.00 million
-//! nodes to 146,000 (62 s to 18 s); the obtuse corners to 119,000 and dominated cells to
-//! 104,000; 24 VCs and 64 SCs a pair took three 8x8 middle games from 80,000 nodes to 52,000.
+//! On 6x6 and 7x7 the solver is about level with Benzene's DFPN; on 8x8 Benzene is faster.
 //! What Benzene has and this solver lacks: pattern-based inferior cells (reversible moves,
 //! dominated cells found by patterns, many more captured patterns), decompositions, and
-//! virtual-connection patterns beyond the two edge templates; on 8x8 it is still 1.2 to 5 times
-//! faster (and 8x8 c3, 128 s for Benzene, is unsolved here after 400 s).
-
+//! virtual-connection patterns beyond the two edge templates.
+//!
+//! Measured solve times beside Benzene's, and what each ingredient above bought, with the
+//! commands that reproduce them: `docs/measurements.md` in the repository.
+//!
 //! # Examples
 //!
 //! ```
