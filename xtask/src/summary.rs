@@ -8,9 +8,6 @@ use std::fmt::Write as _;
 use crate::record::{GameKind, GameLine};
 use crate::tiers::g2048::{Published, published_2048};
 
-/// The normal quantile of a two-sided 95% interval.
-const Z95: f64 = 1.959964;
-
 /// The 2048 tiles whose reach the summary counts, in increasing order.
 pub const TILES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
 
@@ -20,22 +17,9 @@ pub fn wilson(wins: u64, n: u64) -> (f64, f64) {
     wilson_score(wins as f64, n)
 }
 
-/// The 95% Wilson interval for a score of `score` points out of `n` (a win is 1, a draw ½).
-pub fn wilson_score(score: f64, n: u64) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let n_f = n as f64;
-    let p = score / n_f;
-    let z2 = Z95 * Z95;
-    let scale = 1.0 + z2 / n_f;
-    let centre = (p + z2 / (2.0 * n_f)) / scale;
-    let half = Z95 * (p * (1.0 - p) / n_f + z2 / (4.0 * n_f * n_f)).sqrt() / scale;
-    // At 0 or n wins one end is exactly the boundary; rounding should not move it.
-    let low = if score <= 0.0 { 0.0 } else { (centre - half).max(0.0) };
-    let high = if score >= n_f { 1.0 } else { (centre + half).min(1.0) };
-    (low, high)
-}
+/// The 95% Wilson interval for a score of `score` points out of `n` (a win is 1, a draw ½):
+/// the arena's, so every table of the workspace computes it one way.
+pub use search_core::arena::wilson as wilson_score;
 
 /// What the games of one row add up to.
 #[derive(Clone, Debug, PartialEq)]

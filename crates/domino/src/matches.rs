@@ -44,16 +44,7 @@ impl MatchResult {
 
     /// The 95% Wilson score interval of [`MatchResult::score`] (a draw counts as half a success).
     pub fn interval(&self) -> (f64, f64) {
-        let n = f64::from(self.games);
-        if n == 0.0 {
-            return (0.0, 1.0);
-        }
-        let z = 1.959_963_984_540_054_f64;
-        let p = self.score();
-        let denom = 1.0 + z * z / n;
-        let centre = (p + z * z / (2.0 * n)) / denom;
-        let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / denom;
-        ((centre - half).max(0.0), (centre + half).min(1.0))
+        search_core::arena::wilson(self.score() * f64::from(self.games), u64::from(self.games))
     }
 
     /// The first contestant's mean return per game.

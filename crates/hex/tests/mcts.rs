@@ -110,11 +110,7 @@ fn beats_the_random_player_on_5x5() {
 
 /// The 95% Wilson score interval of `wins` in `n`.
 fn wilson(wins: u32, n: u32) -> (f64, f64) {
-    let (w, n, z) = (f64::from(wins), f64::from(n), 1.96);
-    let p = w / n;
-    let centre = (p + z * z / (2.0 * n)) / (1.0 + z * z / n);
-    let half = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / (1.0 + z * z / n);
-    (centre - half, centre + half)
+    search_core::arena::wilson(f64::from(wins), u64::from(n))
 }
 
 fn env<T: std::str::FromStr>(name: &str, default: T) -> T {

@@ -94,7 +94,9 @@
 
 #![forbid(unsafe_code)]
 
+pub mod agent;
 pub mod alphabeta;
+pub mod arena;
 mod eval;
 pub mod expectimax;
 mod game;

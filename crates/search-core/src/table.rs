@@ -253,6 +253,18 @@ impl<G: Game, V> TableAccess<G, V> for NoTable {
     fn store(&self, _: u64, _: Entry<V>) {}
 }
 
+/// A borrowed [`NoTable`] is no table either (agents keep their table and lend it per search).
+impl<G: Game, V> TableAccess<G, V> for &NoTable {
+    const ENABLED: bool = false;
+    fn key(&self, _: &G, _: &G::State) -> u64 {
+        0
+    }
+    fn probe(&self, _: u64) -> Option<Entry<V>> {
+        None
+    }
+    fn store(&self, _: u64, _: Entry<V>) {}
+}
+
 impl<G: GameHash, V: Value> TableAccess<G, V> for &TranspositionTable<V> {
     const ENABLED: bool = true;
     fn key(&self, game: &G, state: &G::State) -> u64 {
