@@ -143,7 +143,7 @@ fn main() -> ExitCode {
         }
         let color = position.to_move();
         let player = if color == hex::Color::Black { &mut black } else { &mut white };
-        let mv = player.choose(&position);
+        let mv = player.choose_move(&position);
         position = position.play(mv).expect("players choose legal moves");
         if !settings.quiet {
             println!("\n{}. {color} {}", position.moves_played(), move_name(mv));

@@ -29,21 +29,34 @@
 //! [`alphabeta::search`] with a [`TranspositionTable`] returns a [`SearchResult`]: the value of
 //! the position for the player to move, the best move and the nodes searched (see `choose`).
 //!
-//! # 4. A game
+//! # 4. Agents
+//!
+//! Anything that plays games takes a [`search_core::agent::Agent`]: the engine is an
+//! [`AlphaBetaAgent`] (the search, its evaluator, its settings and a table kept from move to
+//! move), and the random player implements the trait itself (`RandomMover`: a name and a move
+//! for a board).
+//!
+//! # 5. A game, and a match
 //!
 //! `main` plays a full game, engine against engine (perfect play is a draw), or engine against a
 //! random player seeded with `--seed` (the random player moves first when the seed is odd). It
-//! prints the board after every move with the move, its value and the nodes searched.
+//! prints the board after every move with the move and the nodes searched. `--match N` instead
+//! plays N pairs of games against the random player through [`search_core::arena::play_match`]
+//! (the match runner every game of the workspace uses), each pair with the seats swapped, and
+//! prints the engine's score with its 95 % interval.
 //!
 //! ```text
 //! cargo run --release --example tic_tac_toe
 //! cargo run --release --example tic_tac_toe -- --vs-random --seed 7 --depth 9
+//! cargo run --release --example tic_tac_toe -- --match 50 --seed 3
 //! ```
 
 use std::process::ExitCode;
 
+use search_core::agent::{Agent, AlphaBetaAgent};
 use search_core::{
-    Evaluator, Game, GameHash, MoveList, Player, SearchResult, ToMove, TranspositionTable, alphabeta,
+    Evaluator, Game, GameHash, MoveList, NoCutoff, Player, SearchResult, ToMove, TranspositionTable,
+    alphabeta, arena, mcts,
 };
 
 // Step 1: the game. Cell `i` (0 to 8, row by row from the top left) is bit `i` of a mask.
@@ -232,6 +245,38 @@ pub fn random_move(board: &Board, rng: &mut SplitMix64) -> u8 {
     moves[rng.below(moves.len())]
 }
 
+// Step 5: agents.
+
+/// The engine as an agent: alpha-beta to `depth` moves with line counting, and a table of 2^12
+/// slots kept from one move to the next.
+pub fn engine(depth: u32) -> AlphaBetaAgent<Score, NoCutoff, TranspositionTable<i32>> {
+    let config = alphabeta::Config::depth(depth);
+    let table = TranspositionTable::with_capacity(1 << 12);
+    AlphaBetaAgent::new(format!("alphabeta-d{depth}"), Score { count_lines: true }, config, table)
+}
+
+/// The random player as an agent: what a player of your own writes to plug into the arena.
+#[derive(Clone, Debug)]
+pub struct RandomMover(pub SplitMix64);
+
+impl Agent<TicTacToe> for RandomMover {
+    fn name(&self) -> String {
+        "random".to_string()
+    }
+
+    fn choose(&mut self, _: &TicTacToe, board: &Board) -> u8 {
+        random_move(board, &mut self.0)
+    }
+}
+
+/// Each player's result at the end of a game: 1 the winner, 0 the loser, ½ each for a draw.
+pub fn rewards(_: &TicTacToe, board: &Board) -> mcts::Rewards {
+    match board.winner() {
+        Some(p) => mcts::win_for(p),
+        None => [0.5; mcts::MAX_PLAYERS],
+    }
+}
+
 /// What the command line asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -241,20 +286,26 @@ pub struct Settings {
     pub depth: u32,
     /// Play against a random player instead of the engine itself.
     pub vs_random: bool,
+    /// Play this many pairs of games against the random player, seats swapped, and print the
+    /// score (0 for one game).
+    pub pairs: u32,
 }
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { seed: 0, depth: 9, vs_random: false }
+        Settings { seed: 0, depth: 9, vs_random: false, pairs: 0 }
     }
 }
 
-const USAGE: &str = "usage: cargo run --release --example tic_tac_toe -- [--depth D] [--vs-random] [--seed N]
+const USAGE: &str =
+    "usage: cargo run --release --example tic_tac_toe -- [--depth D] [--vs-random] [--seed N] [--match PAIRS]
 
   --depth D     search depth in moves, from 1 to 9 (default 9: to the end of the game)
   --vs-random   play the engine against a random player instead of itself
   --seed N      seed of the random player, 0 or more (default 0); with an odd seed the
-                random player moves first";
+                random player moves first
+  --match PAIRS play PAIRS pairs of games against the random player, seats swapped, and
+                print the engine's score with its 95% interval";
 
 /// Reads the arguments (program name excluded). `Ok(None)` means help was asked for.
 pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Settings>, String> {
@@ -264,11 +315,20 @@ pub fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Setti
         match arg.as_str() {
             "-h" | "--help" => return Ok(None),
             "--vs-random" => settings.vs_random = true,
-            "--depth" | "--seed" => {
+            "--depth" | "--seed" | "--match" => {
                 let Some(text) = args.next() else {
                     return Err(format!("`{arg}` needs a value"));
                 };
-                if arg == "--depth" {
+                if arg == "--match" {
+                    settings.pairs = match text.parse::<u32>() {
+                        Ok(n) if n > 0 => n,
+                        _ => {
+                            return Err(format!(
+                                "`--match` takes a whole number of pairs, 1 or more, not `{text}`"
+                            ));
+                        }
+                    };
+                } else if arg == "--depth" {
                     settings.depth = match text.parse::<u32>() {
                         Ok(d) if (1..=9).contains(&d) => d,
                         _ => return Err(format!("`--depth` takes a whole number from 1 to 9, not `{text}`")),
@@ -298,23 +358,28 @@ pub fn engine_side(seed: u64) -> Player {
 /// Plays one game and returns the winner (`None` for a draw). With `vs_random` the random
 /// player is O for an even seed and X for an odd one. Prints the game when `verbose`.
 pub fn play_game(settings: &Settings, verbose: bool) -> Option<Player> {
-    let mut rng = SplitMix64(settings.seed);
+    let mut engine_x = engine(settings.depth);
+    let mut engine_o = engine(settings.depth);
+    let mut random = RandomMover(SplitMix64(settings.seed));
     let random_side = settings.vs_random.then(|| 1 - engine_side(settings.seed));
+    let mut agents: [&mut dyn Agent<TicTacToe>; 2] = match random_side {
+        Some(0) => [&mut random, &mut engine_o],
+        Some(_) => [&mut engine_x, &mut random],
+        None => [&mut engine_x, &mut engine_o],
+    };
     let mut board = Board::new();
     let mut turn = 1;
     while TicTacToe.to_move(&board) != ToMove::Terminal {
         let player = board.to_move;
-        let (cell, note) = if random_side == Some(player) {
-            (random_move(&board, &mut rng), "random move".to_string())
-        } else {
-            let found = choose(&board, settings.depth, true);
-            // A non-terminal root always has a move.
-            let cell = found.best_move.expect("a legal move");
-            (cell, format!("value {:+} ({}), {} nodes", found.value, verdict(found.value), found.stats.nodes))
-        };
+        let agent = &mut agents[usize::from(player)];
+        let cell = agent.choose(&TicTacToe, &board);
         board = TicTacToe.play(&board, cell);
         if verbose {
             let (row, col) = (cell / 3 + 1, cell % 3 + 1);
+            let note = match agent.last_stats() {
+                Some(stats) => format!("{}, {} nodes", agent.name(), stats.nodes),
+                None => agent.name(),
+            };
             println!("Move {turn}: {} at row {row}, column {col}: {note}", mark(player));
             println!("{}", board.render());
         }
@@ -323,17 +388,20 @@ pub fn play_game(settings: &Settings, verbose: bool) -> Option<Player> {
     board.winner()
 }
 
-/// What a value means for the player to move.
-fn verdict(value: i32) -> String {
-    if value > WIN / 2 {
-        format!("wins in {} moves", WIN - value)
-    } else if value < -WIN / 2 {
-        format!("loses in {} moves", WIN + value)
-    } else if value == 0 {
-        "even".to_string()
-    } else {
-        "better".to_string()
-    }
+/// Plays `settings.pairs` pairs of games, the engine against the random player with the seats
+/// swapped in each pair, through the arena.
+pub fn play_match(settings: &Settings) -> arena::MatchResult<u8> {
+    let starts = vec![Board::new(); settings.pairs as usize];
+    let mut random = RandomMover(SplitMix64(settings.seed));
+    arena::play_match(
+        &TicTacToe,
+        &starts,
+        &mut engine(settings.depth),
+        &mut random,
+        settings.seed,
+        None,
+        rewards,
+    )
 }
 
 fn main() -> ExitCode {
@@ -348,6 +416,18 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if settings.pairs > 0 {
+        let result = play_match(&settings);
+        let (low, high) = result.interval_a();
+        println!(
+            "Tic-tac-toe, {} against {}: {} games, score {:.3} (95% interval {low:.3} to {high:.3}).",
+            result.a,
+            result.b,
+            result.games.len(),
+            result.score_a()
+        );
+        return ExitCode::SUCCESS;
+    }
     let players = if settings.vs_random {
         let random = mark(1 - engine_side(settings.seed));
         format!("the engine against a random player (seed {}) playing {random}", settings.seed)

@@ -68,7 +68,7 @@ fn self_play_is_a_draw() {
 fn engine_never_loses_to_a_random_player() {
     let mut wins = 0;
     for seed in 0..50 {
-        let settings = Settings { seed, depth: 9, vs_random: true };
+        let settings = Settings { seed, depth: 9, vs_random: true, ..Settings::default() };
         // The random player is O for an even seed and X for an odd one.
         let engine = tic_tac_toe::engine_side(seed);
         let winner = tic_tac_toe::play_game(&settings, false);
@@ -77,6 +77,22 @@ fn engine_never_loses_to_a_random_player() {
     }
     // A random player blunders: most games are won, not drawn.
     assert!(wins >= 25, "only {wins} wins in 50 games");
+}
+
+#[test]
+fn a_match_through_the_arena_swaps_seats_and_the_engine_never_loses() {
+    let settings = Settings { seed: 11, pairs: 10, ..Settings::default() };
+    let result = tic_tac_toe::play_match(&settings);
+    assert_eq!((result.a.as_str(), result.b.as_str()), ("alphabeta-d9", "random"));
+    assert_eq!(result.games.len(), 20);
+    for (i, game) in result.games.iter().enumerate() {
+        assert_eq!(game.seat_a.0, (i % 2) as u8, "game {i}: seats alternate");
+        assert!(game.finished);
+        assert!(game.score_a >= 0.5, "game {i}: the engine lost");
+    }
+    assert!(result.score_a() > 0.75, "{}", result.score_a());
+    // The same seed plays the same match.
+    assert_eq!(tic_tac_toe::play_match(&settings), result);
 }
 
 #[test]
@@ -98,11 +114,13 @@ fn arguments_are_parsed_with_clear_errors() {
     assert_eq!(parse(&[]), Ok(Some(Settings::default())));
     assert_eq!(
         parse(&["--vs-random", "--seed", "5", "--depth", "4"]),
-        Ok(Some(Settings { seed: 5, depth: 4, vs_random: true }))
+        Ok(Some(Settings { seed: 5, depth: 4, vs_random: true, pairs: 0 }))
     );
     assert_eq!(parse(&["--help"]), Ok(None));
     assert!(parse(&["--depth", "10"]).unwrap_err().contains("from 1 to 9"));
     assert!(parse(&["--seed"]).unwrap_err().contains("needs a value"));
     assert!(parse(&["--seed", "-1"]).unwrap_err().contains("`--seed`"));
     assert!(parse(&["--fast"]).unwrap_err().contains("unknown argument"));
+    assert_eq!(parse(&["--match", "3"]), Ok(Some(Settings { pairs: 3, ..Settings::default() })));
+    assert!(parse(&["--match", "0"]).unwrap_err().contains("1 or more"));
 }

@@ -633,7 +633,7 @@ impl Engine {
         }
         self.player_settings = settings;
         let player = self.player.get_or_insert_with(|| factory(&settings));
-        let chosen = panic::catch_unwind(AssertUnwindSafe(|| player.choose(&view)));
+        let chosen = panic::catch_unwind(AssertUnwindSafe(|| player.choose_move(&view)));
         let mv = match chosen {
             Ok(mv) => mv,
             Err(_) => {

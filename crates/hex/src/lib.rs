@@ -57,6 +57,8 @@ pub use notation::{
 };
 pub use player::{HexPlayer, RandomPlayer};
 pub use rules::{HexGame, centre};
+/// The one agent trait of the workspace, which every Hex player implements for [`HexGame`].
+pub use search_core::agent::Agent;
 pub use union_find::Connectivity;
 
 /// The crate's README, compiled and run as a doctest so its example stays true.

@@ -69,7 +69,7 @@
 //!
 //! let mut player = MctsPlayer::new(MctsConfig::iterations(200));
 //! let start = Position::new(5).unwrap();
-//! let mv = player.choose(&start);
+//! let mv = player.choose_move(&start);
 //! assert!(start.play(mv).is_ok());
 //! assert_eq!(player.last_result().unwrap().iterations, 200);
 //! ```
@@ -83,7 +83,6 @@ use search_core::{Player, WallClock};
 use crate::board::{Cell, Color, HexMove, Position};
 use crate::bridge_chain::{ProvedWin, proved_win};
 use crate::heuristics::{Critical, critical_cell};
-use crate::player::HexPlayer;
 use crate::rules::HexGame;
 use crate::solver::{Analysis, MAX_SOLVER_SIZE, SolveError, Solver, SolverConfig, Verdict};
 
@@ -553,7 +552,7 @@ impl Default for MctsPlayer {
     }
 }
 
-impl HexPlayer for MctsPlayer {
+impl search_core::agent::Agent<HexGame> for MctsPlayer {
     fn name(&self) -> String {
         let budget = match (self.config.time, self.config.iterations) {
             (Some(t), _) => format!("{}ms", t.as_millis()),
@@ -564,7 +563,7 @@ impl HexPlayer for MctsPlayer {
         format!("mcts {budget}{rave}")
     }
 
-    fn choose(&mut self, position: &Position) -> HexMove {
+    fn choose(&mut self, _: &HexGame, position: &Position) -> HexMove {
         self.decide(position).0
     }
 }

@@ -3,9 +3,15 @@
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
-use crate::board::{HexMove, Position};
+use search_core::agent::Agent;
 
-/// A Hex player: given a position where the game is not over, it chooses a legal move.
+use crate::board::{HexMove, Position};
+use crate::rules::HexGame;
+
+/// A Hex player: every player implements `search_core`'s [`Agent`] for [`HexGame`], the one
+/// trait that match runners, the GTP engine and the evaluation tiers take; this extension,
+/// implemented for every such agent, asks for a move without naming the game
+/// ([`HexPlayer::choose_move`]).
 ///
 /// # Examples
 ///
@@ -13,19 +19,41 @@ use crate::board::{HexMove, Position};
 /// use hex::{HexPlayer, Position, RandomPlayer};
 ///
 /// let pos = Position::new(5).unwrap();
-/// let mv = RandomPlayer::new(1).choose(&pos);
+/// let mv = RandomPlayer::new(1).choose_move(&pos);
 /// assert!(pos.play(mv).is_ok());
 /// ```
-pub trait HexPlayer {
-    /// A short name for logs and tables.
-    fn name(&self) -> String;
-
-    /// A legal move for the side to move.
+///
+/// A player of your own implements [`Agent`]:
+///
+/// ```
+/// use hex::{Agent, HexGame, HexMove, HexPlayer, Position};
+///
+/// /// Plays the first empty cell.
+/// struct First;
+///
+/// impl Agent<HexGame> for First {
+///     fn name(&self) -> String {
+///         "first".into()
+///     }
+///     fn choose(&mut self, _: &HexGame, position: &Position) -> HexMove {
+///         HexMove::Place(position.board().empty_cells().next().expect("the game is not over"))
+///     }
+/// }
+///
+/// let pos = Position::new(3).unwrap();
+/// assert_eq!(First.choose_move(&pos), HexMove::Place(hex::Cell::new(0, 0)));
+/// ```
+pub trait HexPlayer: Agent<HexGame> {
+    /// A legal move for the side to move (the agent's move for the game of this board size).
     ///
     /// # Panics
     /// If the game is over (check [`Position::winner`] first).
-    fn choose(&mut self, position: &Position) -> HexMove;
+    fn choose_move(&mut self, position: &Position) -> HexMove {
+        Agent::choose(self, &HexGame::new(position.size()), position)
+    }
 }
+
+impl<A: Agent<HexGame> + ?Sized> HexPlayer for A {}
 
 /// Plays a uniformly random legal move, from a seed.
 #[derive(Clone, Debug)]
@@ -40,12 +68,12 @@ impl RandomPlayer {
     }
 }
 
-impl HexPlayer for RandomPlayer {
+impl Agent<HexGame> for RandomPlayer {
     fn name(&self) -> String {
         "random".to_string()
     }
 
-    fn choose(&mut self, position: &Position) -> HexMove {
+    fn choose(&mut self, _: &HexGame, position: &Position) -> HexMove {
         let moves = position.legal_moves();
         assert!(!moves.is_empty(), "choose() needs a position where the game is not over");
         moves[self.rng.random_range(0..moves.len())]

@@ -27,7 +27,7 @@
 //!     pos = pos.play(HexMove::Place(Cell::new(r, c))).unwrap();
 //! }
 //! let mut player = CoolcowPlayer::new(SearchConfig::depth(3));
-//! let mv = player.choose(&pos);
+//! let mv = player.choose_move(&pos);
 //! assert_eq!(pos.play(mv).unwrap().winner(), Some(Color::Black));
 //! ```
 
@@ -38,7 +38,6 @@ use crate::distances::zero_one_bfs_distance;
 use crate::heuristics::{
     Critical, PathDifference, PathDistance, ZeroOneBfs, bridge_repairs, critical_cell, forms_bridge,
 };
-use crate::player::HexPlayer;
 use crate::rules::{HexGame, centre};
 
 /// How a searching player searches: the alpha-beta settings (depth included) and an optional
@@ -194,7 +193,7 @@ pub struct MadeupConfig {
 /// use hex::{HexPlayer, Position};
 ///
 /// let pos = Position::new(4).unwrap();
-/// let mv = MadeupPlayer::default().choose(&pos);
+/// let mv = MadeupPlayer::default().choose_move(&pos);
 /// assert!(pos.play(mv).is_ok());
 /// ```
 #[derive(Debug)]
@@ -221,13 +220,13 @@ impl Default for MadeupPlayer {
     }
 }
 
-impl HexPlayer for MadeupPlayer {
+impl search_core::agent::Agent<HexGame> for MadeupPlayer {
     fn name(&self) -> String {
         let how = if self.plain_minimax { "minimax" } else { "ab" };
         format!("madeup {how} d{}", self.search.config.depth_moves())
     }
 
-    fn choose(&mut self, position: &Position) -> HexMove {
+    fn choose(&mut self, _: &HexGame, position: &Position) -> HexMove {
         assert_playable(position);
         if self.plain_minimax {
             self.search.minimax(&PathDistance, position)
@@ -244,11 +243,11 @@ impl HexPlayer for MadeupPlayer {
 ///
 /// ```
 /// use hex::players::{CoolcowPlayer, SearchConfig};
-/// use hex::{HexPlayer, Position};
+/// use hex::{Agent, HexPlayer, Position};
 ///
 /// let pos = Position::new(4).unwrap();
 /// let mut player = CoolcowPlayer::new(SearchConfig::depth(2).with_table(1 << 12));
-/// assert!(pos.play(player.choose(&pos)).is_ok());
+/// assert!(pos.play(player.choose_move(&pos)).is_ok());
 /// assert_eq!(player.name(), "coolcow d2");
 /// ```
 #[derive(Debug)]
@@ -274,12 +273,12 @@ impl Default for CoolcowPlayer {
     }
 }
 
-impl HexPlayer for CoolcowPlayer {
+impl search_core::agent::Agent<HexGame> for CoolcowPlayer {
     fn name(&self) -> String {
         format!("coolcow d{}", self.search.config.depth_moves())
     }
 
-    fn choose(&mut self, position: &Position) -> HexMove {
+    fn choose(&mut self, _: &HexGame, position: &Position) -> HexMove {
         assert_playable(position);
         self.search.alphabeta(&PathDifference, position)
     }
@@ -357,7 +356,7 @@ pub enum Reason {
 ///
 /// let pos = Position::new(7).unwrap();
 /// let mut player = BridgesPlayer::default();
-/// assert_eq!(player.choose(&pos), HexMove::Place(centre(7)));
+/// assert_eq!(player.choose_move(&pos), HexMove::Place(centre(7)));
 /// assert_eq!(player.last_reason(), Some(Reason::Centre));
 /// ```
 #[derive(Debug)]
@@ -478,12 +477,12 @@ impl Default for BridgesPlayer {
     }
 }
 
-impl HexPlayer for BridgesPlayer {
+impl search_core::agent::Agent<HexGame> for BridgesPlayer {
     fn name(&self) -> String {
         format!("bridges d{}", self.search.config.depth_moves())
     }
 
-    fn choose(&mut self, position: &Position) -> HexMove {
+    fn choose(&mut self, _: &HexGame, position: &Position) -> HexMove {
         self.decide(position).0
     }
 }

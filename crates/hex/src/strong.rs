@@ -57,7 +57,7 @@
 //!
 //! let pos = Position::new(5).unwrap();
 //! let mut player = StrongPlayer::new(StrongConfig::nodes(2_000));
-//! let mv = player.choose(&pos);
+//! let mv = player.choose_move(&pos);
 //! assert!(pos.play(mv).is_ok());
 //! ```
 
@@ -71,7 +71,6 @@ use search_core::{
 use crate::board::{Board, Cell, Color, HexMove, Position};
 use crate::distances::{TwoDistances, two_distance};
 use crate::heuristics::{Critical, TwoDistance, WIN, bridge_repairs, critical_cell, terminal_value};
-use crate::player::HexPlayer;
 use crate::rules::HexGame;
 
 /// Settings of [`StrongPlayer`]: its budget per move and how selective it searches.
@@ -315,7 +314,7 @@ pub enum StrongReason {
 ///     pos = pos.play(HexMove::Place(Cell::new(r, c))).unwrap();
 /// }
 /// let mut player = StrongPlayer::new(StrongConfig::depth(3));
-/// let mv = player.choose(&pos);
+/// let mv = player.choose_move(&pos);
 /// assert_eq!(pos.play(mv).unwrap().winner(), Some(Color::Black));
 /// assert_eq!(player.last_reason(), Some(StrongReason::Win));
 /// ```
@@ -427,7 +426,7 @@ impl Default for StrongPlayer {
     }
 }
 
-impl HexPlayer for StrongPlayer {
+impl search_core::agent::Agent<HexGame> for StrongPlayer {
     fn name(&self) -> String {
         let budget = match (self.config.time, self.config.nodes) {
             (Some(t), _) => format!("{}ms", t.as_millis()),
@@ -437,7 +436,7 @@ impl HexPlayer for StrongPlayer {
         format!("strong {budget} w{}", self.config.width)
     }
 
-    fn choose(&mut self, position: &Position) -> HexMove {
+    fn choose(&mut self, _: &HexGame, position: &Position) -> HexMove {
         self.decide(position).0
     }
 }

@@ -19,7 +19,7 @@ use common::{place, position};
 fn takes_an_immediate_win() {
     let pos = position(5, &[(0, 2), (1, 2), (2, 2), (3, 2)], &[(0, 0), (1, 0), (2, 0), (3, 0)], Color::Black);
     let mut player = MctsPlayer::new(MctsConfig::iterations(100));
-    let mv = player.choose(&pos);
+    let mv = player.choose_move(&pos);
     assert_eq!(pos.play(mv).unwrap().winner(), Some(Color::Black));
     assert_eq!(player.last_reason(), Some(MctsReason::Win));
 }
@@ -28,7 +28,7 @@ fn takes_an_immediate_win() {
 fn blocks_an_immediate_loss() {
     let pos = position(5, &[(0, 0), (1, 0), (2, 0), (3, 0)], &[(0, 2), (1, 2), (2, 3)], Color::White);
     let mut player = MctsPlayer::new(MctsConfig::iterations(100));
-    assert_eq!(player.choose(&pos), place(4, 0));
+    assert_eq!(player.choose_move(&pos), place(4, 0));
     assert_eq!(player.last_reason(), Some(MctsReason::Block));
 }
 
@@ -78,7 +78,7 @@ fn deterministic_for_a_seed_and_iterations() {
     let pos = Position::new(5).unwrap().play(place(2, 2)).unwrap();
     let config = MctsConfig { seed: 9, ..MctsConfig::iterations(300) };
     let (mut a, mut b) = (MctsPlayer::new(config), MctsPlayer::new(config));
-    assert_eq!(a.choose(&pos), b.choose(&pos));
+    assert_eq!(a.choose_move(&pos), b.choose_move(&pos));
     let (ra, rb) = (a.last_result().unwrap(), b.last_result().unwrap());
     // Everything but the time taken.
     assert_eq!(
@@ -91,7 +91,8 @@ fn deterministic_for_a_seed_and_iterations() {
 fn play_game(start: Position, black: &mut dyn HexPlayer, white: &mut dyn HexPlayer) -> Color {
     let mut pos = start;
     while pos.winner().is_none() {
-        let mv = if pos.to_move() == Color::Black { black.choose(&pos) } else { white.choose(&pos) };
+        let mv =
+            if pos.to_move() == Color::Black { black.choose_move(&pos) } else { white.choose_move(&pos) };
         pos = pos.play(mv).unwrap();
     }
     pos.winner().unwrap()
@@ -201,7 +202,7 @@ fn playout_speed() {
     }
     let per_second = f64::from(n) / clock.elapsed().as_secs_f64();
     let mut player = MctsPlayer::new(MctsConfig::time(Duration::from_millis(1000)));
-    player.choose(&start);
+    player.choose_move(&start);
     let found = player.last_result().unwrap();
     println!(
         "{size}x{size}: {per_second:.0} playouts/s alone; {} MCTS iterations in {:.2} s",
@@ -218,7 +219,7 @@ fn knowledge_limits_the_root_to_the_cells_the_solver_keeps() {
         let (pos, _) = hex::play_moves(9, moves.iter().copied()).unwrap();
         let config = MctsConfig { knowledge_after: Some(200), ..MctsConfig::iterations(2_000) };
         let mut player = MctsPlayer::new(config);
-        let mv = player.choose(&pos);
+        let mv = player.choose_move(&pos);
         let searched: Vec<HexMove> = player.last_result().unwrap().moves.iter().map(|m| m.mv).collect();
         let kept = match solver.analyse(&pos).unwrap() {
             Analysis::Open { moves } => moves,
@@ -230,7 +231,7 @@ fn knowledge_limits_the_root_to_the_cells_the_solver_keeps() {
         // The knowledge was asked at the root and at nodes visited 200 times.
         assert!(player.knowledge().calls > 1);
         // The same seed and budget give the same move.
-        assert_eq!(MctsPlayer::new(config).choose(&pos), mv);
+        assert_eq!(MctsPlayer::new(config).choose_move(&pos), mv);
     }
 }
 
@@ -240,7 +241,7 @@ fn without_knowledge_or_on_large_boards_every_move_is_searched() {
         let pos = Position::new(size).unwrap().play(place(0, 0)).unwrap();
         let mut player =
             MctsPlayer::new(MctsConfig { knowledge_after: knowledge, ..MctsConfig::iterations(500) });
-        player.choose(&pos);
+        player.choose_move(&pos);
         assert_eq!(player.last_result().unwrap().moves.len(), pos.legal_moves().len());
         // On 11x11 the knowledge is asked (for chains of bridges) but prunes nothing here.
         assert_eq!(player.knowledge().calls > 0, knowledge.is_some(), "{size}");
@@ -258,14 +259,14 @@ fn on_large_boards_a_bridge_chain_proves_a_node() {
     assert!(hex::bridge_chain::proved_win(&pos, Color::Black).is_some());
     let mut player =
         MctsPlayer::new(MctsConfig { knowledge_after: Some(50), ..MctsConfig::iterations(1_000) });
-    let mv = player.choose(&pos);
+    let mv = player.choose_move(&pos);
     // The search looks only inside Black's carriers, where White's resistance is.
     let result = player.last_result().unwrap();
     assert_eq!(result.moves.len(), 12);
     assert!(result.moves.iter().any(|m| m.mv == mv));
     // Black to move in the same position wins whatever it plays: proved at the root, no search.
     let black_to_move = position(11, &black, &white, Color::Black);
-    player.choose(&black_to_move);
+    player.choose_move(&black_to_move);
     assert_eq!(player.last_result().unwrap().iterations, 0);
 }
 
@@ -279,13 +280,13 @@ fn the_solver_share_plays_a_proved_win() {
     let mut player =
         MctsPlayer::new(MctsConfig { solver_share: Some(0.9), ..MctsConfig::time(Duration::from_secs(20)) });
     let started = Instant::now();
-    let mv = player.choose(&pos);
+    let mv = player.choose_move(&pos);
     assert_eq!(player.last_reason(), Some(MctsReason::Solved));
     assert!(winning.contains(&mv), "{mv:?} is not among {winning:?}");
     // Proved long before the time was up.
     assert!(started.elapsed() < Duration::from_secs(18));
     // An iteration budget has no time to share: no solver.
     let mut counted = MctsPlayer::new(MctsConfig { solver_share: Some(0.9), ..MctsConfig::iterations(300) });
-    counted.choose(&pos);
+    counted.choose_move(&pos);
     assert_eq!(counted.last_reason(), Some(MctsReason::Search));
 }

@@ -89,7 +89,7 @@ fn every_player_takes_a_win_in_one() {
     for depth in [1, 2, 3] {
         for pos in [black_wins_at_c5(), black_wins_at_c5().mirrored()] {
             for mut player in seed_players(SearchConfig::depth(depth)) {
-                let mv = player.choose(&pos);
+                let mv = player.choose_move(&pos);
                 let after = pos.play(mv).unwrap();
                 assert_eq!(after.winner(), Some(pos.to_move()), "{} played {mv:?}", player.name());
             }
@@ -111,7 +111,12 @@ fn every_player_blocks_a_win_in_one() {
             assert_eq!(winning_cells(pos.board(), pos.to_move().opponent()), vec![*block]);
             assert!(winning_cells(pos.board(), pos.to_move()).is_empty());
             for mut player in seed_players(SearchConfig::depth(depth)) {
-                assert_eq!(player.choose(pos), HexMove::Place(*block), "{} at depth {depth}", player.name());
+                assert_eq!(
+                    player.choose_move(pos),
+                    HexMove::Place(*block),
+                    "{} at depth {depth}",
+                    player.name()
+                );
             }
         }
     }
@@ -163,7 +168,7 @@ fn difference_evaluators_are_zero_sum() {
         assert_eq!(TwoDistance.evaluate(&game, &pos, 0), -TwoDistance.evaluate(&game, &pos, 1));
         let d = PathDistance.evaluate(&game, &pos, 0);
         assert!((0..=1000).contains(&d));
-        pos = pos.play(random.choose(&pos)).unwrap();
+        pos = pos.play(random.choose_move(&pos)).unwrap();
     }
 }
 
@@ -183,7 +188,7 @@ fn random_critical_positions() -> (Vec<Position>, Vec<(Position, Cell)>) {
             } else if mine.is_empty() && theirs.len() == 1 && blocks.len() < 12 {
                 blocks.push((pos, theirs[0]));
             }
-            pos = pos.play(random.choose(&pos)).unwrap();
+            pos = pos.play(random.choose_move(&pos)).unwrap();
         }
         if wins.len() == 12 && blocks.len() == 12 {
             break;
@@ -198,12 +203,12 @@ fn every_player_wins_and_blocks_in_random_positions() {
     assert_eq!((wins.len(), blocks.len()), (12, 12));
     for mut player in seed_players(SearchConfig::default()) {
         for pos in &wins {
-            let after = pos.play(player.choose(pos)).unwrap();
+            let after = pos.play(player.choose_move(pos)).unwrap();
             assert_eq!(after.winner(), Some(pos.to_move()), "{} missed a win in {pos:?}", player.name());
         }
         for (pos, block) in &blocks {
             assert_eq!(
-                player.choose(pos),
+                player.choose_move(pos),
                 HexMove::Place(*block),
                 "{} did not block in {pos:?}",
                 player.name()
@@ -218,7 +223,7 @@ fn play_game(black: &mut dyn HexPlayer, white: &mut dyn HexPlayer, start: Positi
     while pos.winner().is_none() {
         let player: &mut dyn HexPlayer =
             if pos.to_move() == Color::Black { &mut *black } else { &mut *white };
-        let mv = player.choose(&pos);
+        let mv = player.choose_move(&pos);
         pos = pos.play(mv).unwrap_or_else(|e| panic!("{} played an illegal move: {e}", player.name()));
     }
     pos.winner().unwrap()
@@ -264,7 +269,7 @@ fn madeup_alphabeta_chooses_as_plain_minimax() {
         for game in 0..3 {
             let mut pos = Position::new(size).unwrap();
             for _ in 0..game * 2 {
-                pos = pos.play(random.choose(&pos)).unwrap();
+                pos = pos.play(random.choose_move(&pos)).unwrap();
             }
             if pos.winner().is_some() {
                 continue;
@@ -272,7 +277,7 @@ fn madeup_alphabeta_chooses_as_plain_minimax() {
             let mut fast = MadeupPlayer::default();
             let mut oracle =
                 MadeupPlayer::new(MadeupConfig { plain_minimax: true, ..MadeupConfig::default() });
-            assert_eq!(fast.choose(&pos), oracle.choose(&pos), "{pos:?}");
+            assert_eq!(fast.choose_move(&pos), oracle.choose_move(&pos), "{pos:?}");
             let (a, b) = (fast.last_search().unwrap(), oracle.last_search().unwrap());
             assert_eq!(a.value, b.value);
             assert!(a.stats.leaves <= b.stats.leaves);
@@ -288,7 +293,7 @@ fn players_are_deterministic() {
         let mut players = seed_players(SearchConfig::depth(2));
         let mut turn = 0;
         while pos.winner().is_none() {
-            let mv = players[turn % 3].choose(&pos);
+            let mv = players[turn % 3].choose_move(&pos);
             moves.push(mv);
             pos = pos.play(mv).unwrap();
             turn += 1;
@@ -373,7 +378,7 @@ fn bridges_searches_after_the_opening() {
             assert!(player.last_search().is_some());
             searched += 1;
         }
-        pos = pos.play(random.choose(&pos)).unwrap();
+        pos = pos.play(random.choose_move(&pos)).unwrap();
     }
     assert!(searched > 0);
 }
@@ -431,7 +436,7 @@ fn round_robin() {
                     while pos.winner().is_none() {
                         let (seat, who) = if pos.to_move() == Color::Black { (0, black) } else { (1, white) };
                         let clock = Instant::now();
-                        let mv = players[seat].choose(&pos);
+                        let mv = players[seat].choose_move(&pos);
                         let spent = clock.elapsed();
                         time[who] += spent;
                         moves[who] += 1;

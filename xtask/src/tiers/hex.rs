@@ -168,12 +168,12 @@ impl EvalSearcher {
     }
 }
 
-impl HexPlayer for EvalSearcher {
+impl search_core::agent::Agent<HexGame> for EvalSearcher {
     fn name(&self) -> String {
         format!("{}-d{}", self.eval.name(), self.depth)
     }
 
-    fn choose(&mut self, position: &Position) -> HexMove {
+    fn choose(&mut self, _: &HexGame, position: &Position) -> HexMove {
         let found = match self.eval {
             HexEval::PathDistance => self.search(&PathDistance, position),
             HexEval::PathDifference => self.search(&PathDifference, position),
@@ -224,7 +224,7 @@ impl HexRow {
             let a_turn = position.to_move() == a_color;
             let (built, spec) = if a_turn { (&mut a, self.a) } else { (&mut b, self.b) };
             let thinking = Instant::now();
-            let mv = built.player().choose(&position);
+            let mv = built.player().choose_move(&position);
             if matches!(spec, HexPlayerSpec::Strong(_) | HexPlayerSpec::Mcts(_)) {
                 let entry = thinking_time.entry(spec.agent()).or_default();
                 entry.0 += thinking.elapsed().as_secs_f64();
