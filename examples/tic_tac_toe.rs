@@ -390,7 +390,7 @@ pub fn play_game(settings: &Settings, verbose: bool) -> Option<Player> {
 
 /// Plays `settings.pairs` pairs of games, the engine against the random player with the seats
 /// swapped in each pair, through the arena.
-pub fn play_match(settings: &Settings) -> arena::MatchResult<u8> {
+pub fn play_match(settings: &Settings) -> arena::MatchResult<Board, u8> {
     let starts = vec![Board::new(); settings.pairs as usize];
     let mut random = RandomMover(SplitMix64(settings.seed));
     arena::play_match(

@@ -11,6 +11,8 @@
 //! - [`PlayerView`]: what one player may know.
 //! - [`players`]: [`players::DominoPlayer`] and the players (random, greedy, PIMC, expectimax, the
 //!   seed, an omniscient cheat for measuring).
+//! - [`game`]: the whole game as a `search_core::Game`, so every player is a
+//!   `search_core::agent::Agent` and plays in any runner that takes one ([`search_core::arena`]).
 //! - [`matches`](mod@crate::matches): duplicate-deal matches with scores and 95% Wilson intervals.
 //! - [`solver`]: the Block game with both hands known as a `search_core::Game`, and an exact
 //!   alpha-beta solve.
@@ -40,6 +42,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod game;
 pub mod matches;
 pub mod players;
 mod rules;

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use crate::game::{DominoGame, rewards};
 use crate::players::{Contestant, mix};
 use crate::rules::Rules;
 use crate::state::{MoveError, State};
@@ -117,24 +118,20 @@ pub fn play_match(
     deals: u32,
     seed: u64,
 ) -> MatchResult {
+    // The arena plays the pairs (seats swapped on each deal) and checks every move; the deal
+    // seeds are this module's, so a match is the one it has always been for a seed.
+    let deals: Vec<State> = (0..deals).map(|i| State::deal(rules, deal_seed(seed, i))).collect();
+    let played =
+        search_core::arena::play_match(&DominoGame, &deals, &mut &mut *a, &mut &mut *b, 0, None, rewards);
     let mut result = MatchResult::default();
-    for i in 0..deals {
-        let deal = State::deal(rules, deal_seed(seed, i));
-        for a_seat in 0..2usize {
-            let end = if a_seat == 0 {
-                play_game([&mut *a, &mut *b], deal.clone())
-            } else {
-                play_game([&mut *b, &mut *a], deal.clone())
-            };
-            let end = end.unwrap_or_else(|e| panic!("deal {i}: {e}"));
-            let r = end.returns()[a_seat];
-            result.games += 1;
-            result.points += i64::from(r);
-            match r.cmp(&0) {
-                std::cmp::Ordering::Greater => result.wins += 1,
-                std::cmp::Ordering::Equal => result.draws += 1,
-                std::cmp::Ordering::Less => result.losses += 1,
-            }
+    for game in &played.games {
+        let r = game.last.returns()[usize::from(game.seat_a.0)];
+        result.games += 1;
+        result.points += i64::from(r);
+        match r.cmp(&0) {
+            std::cmp::Ordering::Greater => result.wins += 1,
+            std::cmp::Ordering::Equal => result.draws += 1,
+            std::cmp::Ordering::Less => result.losses += 1,
         }
     }
     result

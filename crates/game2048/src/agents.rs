@@ -29,6 +29,27 @@ pub struct Decision {
 
 /// A 2048 player.
 ///
+/// Every agent here is also the workspace's one agent trait, [`search_core::agent::Agent`] for
+/// [`Game2048`], so any runner that takes agents (such as [`search_core::arena`], which deals
+/// the spawns as chance outcomes) plays it: it slides the way [`Agent::decide`] says, and the
+/// [`Decision`] (value and statistics) stays available through `decide`.
+///
+/// ```
+/// use game2048::agents::Greedy;
+/// use game2048::heuristics::MaxSqCoefSum;
+/// use game2048::{Game2048, Position, Rules};
+/// use rand::SeedableRng;
+/// use search_core::agent::Agent;
+/// use search_core::arena;
+///
+/// let game = Game2048::chance(0.1);
+/// let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(1);
+/// let start = Position::slide(Rules::seed().new_board(&mut rng));
+/// let mut greedy = Greedy::new(MaxSqCoefSum);
+/// let played = arena::play(&game, &start, &mut [&mut greedy as &mut dyn Agent<Game2048>], 7, Some(40));
+/// assert_eq!(played.moves.len(), 40); // 20 slides and 20 spawns
+/// ```
+///
 /// # Examples
 ///
 /// ```
@@ -385,6 +406,30 @@ impl<H: Heuristic> Agent for Strong<H> {
         let result = self.search(board);
         decision(&result, board)
     }
+}
+
+// Every agent here is also the workspace's one agent trait (see `Agent`'s docs).
+macro_rules! plays_in_any_runner {
+    ($(impl[$($generics:tt)*] $agent:ty;)*) => {$(
+        impl<$($generics)*> search_core::agent::Agent<Game2048> for $agent {
+            fn name(&self) -> String {
+                Agent::name(self)
+            }
+
+            fn choose(&mut self, _: &Game2048, position: &Position) -> Action {
+                assert!(position.turn == crate::rules::Turn::Slide, "a 2048 agent slides; the spawn is chance's");
+                Action::Slide(self.decide(position.board).direction)
+            }
+        }
+    )*};
+}
+
+plays_in_any_runner! {
+    impl[] RandomAgent;
+    impl[H: Heuristic] Greedy<H>;
+    impl[H: Heuristic] SeedMinimax<H>;
+    impl[H: Heuristic] SeedExpectimax<H>;
+    impl[H: Heuristic] Strong<H>;
 }
 
 #[cfg(test)]

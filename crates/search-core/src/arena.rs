@@ -129,7 +129,7 @@ pub struct Seat(pub Player);
 
 /// One game of a match.
 #[derive(Clone, Debug, PartialEq)]
-pub struct MatchGame<M> {
+pub struct MatchGame<S, M> {
     /// Which start state of the list it began from.
     pub start: usize,
     /// The seat agent `a` played.
@@ -140,22 +140,24 @@ pub struct MatchGame<M> {
     pub score_a: f64,
     /// The moves and chance outcomes.
     pub moves: Vec<(Option<Player>, M)>,
+    /// The last state (for scores beyond win and loss, such as points).
+    pub last: S,
     /// Whether it ended (false when the ply limit stopped it, and then it scores ½).
     pub finished: bool,
 }
 
 /// A match between two agents: its games and agent `a`'s score.
 #[derive(Clone, Debug, PartialEq)]
-pub struct MatchResult<M> {
+pub struct MatchResult<S, M> {
     /// Agent `a`'s name.
     pub a: String,
     /// Agent `b`'s name.
     pub b: String,
     /// Every game, in the order played.
-    pub games: Vec<MatchGame<M>>,
+    pub games: Vec<MatchGame<S, M>>,
 }
 
-impl<M> MatchResult<M> {
+impl<S, M> MatchResult<S, M> {
     /// Agent `a`'s points: 1 a win, ½ a draw or an unfinished game.
     pub fn points_a(&self) -> f64 {
         self.games.iter().map(|g| g.score_a).sum()
@@ -187,7 +189,7 @@ pub fn play_match<G: Game>(
     seed: u64,
     max_plies: Option<u32>,
     result: impl Fn(&G, &G::State) -> Rewards,
-) -> MatchResult<G::Move> {
+) -> MatchResult<G::State, G::Move> {
     let (name_a, name_b) = (a.name(), b.name());
     let mut games = Vec::with_capacity(starts.len() * 2);
     for (k, start) in starts.iter().enumerate() {
@@ -205,6 +207,7 @@ pub fn play_match<G: Game>(
                 seed: game_seed,
                 score_a,
                 moves: played.moves,
+                last: played.last,
                 finished: played.finished,
             });
         }
