@@ -439,4 +439,9 @@ impl search_core::agent::Agent<HexGame> for StrongPlayer {
     fn choose(&mut self, _: &HexGame, position: &Position) -> HexMove {
         self.decide(position).0
     }
+
+    /// The last move's search, when a search chose it (`None` for a move a rule gave).
+    fn last_stats(&self) -> Option<search_core::SearchStats> {
+        self.last_search().map(|found| found.result.stats)
+    }
 }

@@ -16,6 +16,8 @@
 //! | [`MctsAgent`] | [`mcts::search`] with a playout policy |
 //! | [`RandomAgent`] | a uniformly random legal move, from a seed |
 //!
+//! [`Tally`] wraps any agent and adds up what it spent: moves, wall time and nodes searched.
+//!
 //! # Examples
 //!
 //! Nim with one pile: the alpha-beta agent takes 2 of 10 stones, leaving a multiple of 4.
@@ -107,6 +109,62 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
     }
     fn last_stats(&self) -> Option<SearchStats> {
         (**self).last_stats()
+    }
+}
+
+/// Any agent, with what it spent added up: its moves, their wall time and the nodes its
+/// searches reported ([`Agent::last_stats`]). It plays exactly as the agent does.
+///
+/// ```
+/// use search_core::agent::{Agent, RandomAgent, Tally};
+/// use search_core::tree::Tree;
+///
+/// let mut tree = Tree::new();
+/// let leaves = vec![tree.leaf(1), tree.leaf(2)];
+/// let root = tree.max(leaves, 0);
+/// let mut tally = Tally::new(RandomAgent::new(1));
+/// tally.choose(&tree, &root);
+/// tally.choose(&tree, &root);
+/// assert_eq!((tally.moves, tally.nodes), (2, 0)); // a random agent searches nothing
+/// ```
+#[derive(Debug)]
+pub struct Tally<A> {
+    /// The agent.
+    pub agent: A,
+    /// Moves chosen.
+    pub moves: u64,
+    /// Wall-clock seconds spent choosing them.
+    pub seconds: f64,
+    /// Nodes the agent's searches reported for them.
+    pub nodes: u64,
+}
+
+impl<A> Tally<A> {
+    /// `agent`, nothing spent yet.
+    pub fn new(agent: A) -> Self {
+        Tally { agent, moves: 0, seconds: 0.0, nodes: 0 }
+    }
+
+    /// Mean seconds a move (0 before the first).
+    pub fn seconds_per_move(&self) -> f64 {
+        if self.moves == 0 { 0.0 } else { self.seconds / self.moves as f64 }
+    }
+}
+
+impl<G: Game, A: Agent<G>> Agent<G> for Tally<A> {
+    fn name(&self) -> String {
+        self.agent.name()
+    }
+    fn choose(&mut self, game: &G, state: &G::State) -> G::Move {
+        let start = std::time::Instant::now();
+        let mv = self.agent.choose(game, state);
+        self.seconds += start.elapsed().as_secs_f64();
+        self.moves += 1;
+        self.nodes += self.agent.last_stats().map_or(0, |stats| stats.nodes);
+        mv
+    }
+    fn last_stats(&self) -> Option<SearchStats> {
+        self.agent.last_stats()
     }
 }
 

@@ -18,7 +18,8 @@ use hex::mcts::{MctsConfig, MctsPlayer};
 use hex::players::{BridgesConfig, BridgesPlayer, CoolcowPlayer, MadeupConfig, MadeupPlayer, SearchConfig};
 use hex::strong::{StrongConfig, StrongPlayer};
 use hex::{Cell, Color, HexGame, HexMove, HexPlayer, Position, RandomPlayer};
-use search_core::{Evaluator, NoTable, alphabeta};
+use search_core::agent::{Agent, Tally};
+use search_core::{Evaluator, NoTable, alphabeta, arena};
 
 use super::{Row, RowSpec, game_seed};
 use crate::record::{GameKind, GameLine};
@@ -104,11 +105,8 @@ impl HexPlayerSpec {
         }
     }
 
-    fn build(self, seed: u64) -> Built {
-        if let HexPlayerSpec::Strong(nodes) = self {
-            return Built::Strong(Box::new(StrongPlayer::new(StrongConfig::nodes(nodes))));
-        }
-        Built::Other(match self {
+    fn build(self, seed: u64) -> Box<dyn HexPlayer> {
+        match self {
             HexPlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
             HexPlayerSpec::Madeup(d) => Box::new(MadeupPlayer::new(MadeupConfig {
                 search: SearchConfig::depth(d),
@@ -123,31 +121,7 @@ impl HexPlayerSpec {
             HexPlayerSpec::Mcts(iterations) => {
                 Box::new(MctsPlayer::new(MctsConfig { seed, ..MctsConfig::iterations(iterations) }))
             }
-            HexPlayerSpec::Strong(_) => unreachable!("built above"),
-        })
-    }
-}
-
-/// A player built for one game; the strong player is kept as itself so that its search
-/// statistics can be read.
-enum Built {
-    Strong(Box<StrongPlayer>),
-    Other(Box<dyn HexPlayer>),
-}
-
-impl Built {
-    fn player(&mut self) -> &mut dyn HexPlayer {
-        match self {
-            Built::Strong(player) => player.as_mut(),
-            Built::Other(player) => player.as_mut(),
-        }
-    }
-
-    /// The nodes of the last move's search (0 for a rule move or a player that does not count).
-    fn last_nodes(&self) -> u64 {
-        match self {
-            Built::Strong(player) => player.last_search().map_or(0, |s| s.result.stats.nodes),
-            Built::Other(_) => 0,
+            HexPlayerSpec::Strong(nodes) => Box::new(StrongPlayer::new(StrongConfig::nodes(nodes))),
         }
     }
 }
@@ -210,35 +184,31 @@ impl HexRow {
     /// Plays game `index` (opening seed `seed`) and returns its record line, from `a`'s side.
     pub fn run(&self, tier: u8, row: &str, index: u64, seed: u64) -> GameLine {
         let a_color = if index.is_multiple_of(2) { Color::Black } else { Color::White };
-        let mut a = self.a.build(seed ^ 0xA);
-        let mut b = self.b.build(seed ^ 0xB);
+        // Each side with what it spends counted (time, and the nodes its searches report).
+        let mut a = Tally::new(self.a.build(seed ^ 0xA));
+        let mut b = Tally::new(self.b.build(seed ^ 0xB));
         let opening = self.opening(seed);
         let start = Instant::now();
         let empty = Position::new(u32::from(self.size)).expect("row sizes are valid");
-        let mut position = empty.play(HexMove::Place(opening)).expect("the first stone is legal");
-        let mut moves = 1u64;
+        let position = empty.play(HexMove::Place(opening)).expect("the first stone is legal");
+        let game = HexGame::new(self.size);
+        // The arena plays the game (Hex has no chance, so its seed does not matter) and checks
+        // every move; Black is player 0.
+        let mut seats: [&mut dyn Agent<HexGame>; 2] =
+            if a_color == Color::Black { [&mut a, &mut b] } else { [&mut b, &mut a] };
+        let played = arena::play(&game, &position, &mut seats, seed, None);
+        let position = played.last;
+        let moves = 1 + played.moves.len() as u64;
         // Thinking time of the budgeted players (strong, MCTS): seconds and moves, by agent.
         let mut thinking_time: BTreeMap<String, (f64, u64)> = BTreeMap::new();
-        let mut a_nodes = 0u64;
-        while position.winner().is_none() {
-            let a_turn = position.to_move() == a_color;
-            let (built, spec) = if a_turn { (&mut a, self.a) } else { (&mut b, self.b) };
-            let thinking = Instant::now();
-            let mv = built.player().choose_move(&position);
+        for (spec, tally) in [(self.a, &a), (self.b, &b)] {
             if matches!(spec, HexPlayerSpec::Strong(_) | HexPlayerSpec::Mcts(_)) {
                 let entry = thinking_time.entry(spec.agent()).or_default();
-                entry.0 += thinking.elapsed().as_secs_f64();
-                entry.1 += 1;
+                entry.0 += tally.seconds;
+                entry.1 += tally.moves;
             }
-            if a_turn {
-                a_nodes += built.last_nodes();
-            }
-            let player = built.player();
-            position = position
-                .play(mv)
-                .unwrap_or_else(|e| panic!("{row} game {index}: {} played {mv:?}: {e}", player.name()));
-            moves += 1;
         }
+        let a_nodes = a.nodes;
         let seconds = start.elapsed().as_secs_f64();
         let won = position.winner() == Some(a_color);
         let mut settings = BTreeMap::from([
