@@ -19,9 +19,10 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+use domino::Agent;
 use domino::Rules;
+use domino::game::DominoGame;
 use domino::matches::{MatchResult, play_match};
-use domino::players::Contestant;
 use domino::players::{ExpectimaxPlayer, Greedy, MinNode, PimcPlayer, RandomPlayer, SeedPlayer};
 use domino::solver::Objective;
 
@@ -101,9 +102,9 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Settings>
     Ok(Some(settings))
 }
 
-/// Step 1: a player by name. Every player is a `Box<dyn Contestant>`, what the referee seats;
+/// Step 1: a player by name. Every player is a `Box<dyn Agent<DominoGame>>` (the one agent trait), what the referee seats;
 /// each one sees only its own seat's view of the game.
-fn make_player(name: &str, settings: &Settings, seed: u64) -> Box<dyn Contestant> {
+fn make_player(name: &str, settings: &Settings, seed: u64) -> Box<dyn Agent<DominoGame>> {
     match name {
         "random" => Box::new(RandomPlayer::new(seed)),
         "greedy" => Box::new(Greedy),
@@ -132,8 +133,8 @@ fn main() -> ExitCode {
     let (rules, variant) = if settings.draw { (Rules::draw(), "Draw") } else { (Rules::block(), "Block") };
     println!(
         "Dominoes, {variant} game: {} against {}, {} deals each played twice, seed {}",
-        a.label(),
-        b.label(),
+        a.name(),
+        b.name(),
         settings.deals,
         settings.seed
     );
@@ -145,7 +146,7 @@ fn main() -> ExitCode {
     let seconds = start.elapsed().as_secs_f64();
 
     // Step 3: the tally, from the first player's side.
-    print_result(&result, &a.label());
+    print_result(&result, &a.name());
     println!("Time:            {seconds:.2} s ({:.1} games/s)", f64::from(result.games) / seconds);
     ExitCode::SUCCESS
 }

@@ -10,13 +10,13 @@
 //! Extra prints go to stderr (stdout belongs to criterion). Run
 //! `cargo bench -p game-search-domino --bench domino -- --quick` for a fast estimate.
 
+use domino::Agent;
+use domino::game::DominoGame;
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use domino::players::{
-    Contestant, ExpectimaxPlayer, Greedy, MinNode, Omniscient, PimcPlayer, RandomPlayer, SeedPlayer,
-};
+use domino::players::{ExpectimaxPlayer, Greedy, MinNode, Omniscient, PimcPlayer, RandomPlayer, SeedPlayer};
 use domino::solver::{Objective, PerfectBlock, Position, solve};
 use domino::{Rules, State};
 
@@ -45,7 +45,7 @@ fn positions(rules: Rules) -> Vec<State> {
     (0..N_POSITIONS)
         .map(|seed| {
             let mut s = State::deal(rules, 1000 + seed);
-            let mv = Greedy.act(&s);
+            let mv = Greedy.choose(&DominoGame, &s);
             s.play(mv).expect("legal");
             s
         })
@@ -61,14 +61,14 @@ fn decisions(c: &mut Criterion) {
             b.iter(|| {
                 let mut p = PimcPlayer::new(50, Objective::WinLoss, 1, 7);
                 p.exhaustive_threshold = 0;
-                states.iter().map(|s| p.act(s)).count()
+                states.iter().map(|s| p.choose(&DominoGame, s)).count()
             })
         });
         group.finish();
 
         let mut group = c.benchmark_group("decision");
         group.throughput(Throughput::Elements(N_POSITIONS));
-        let players: Vec<(&str, Box<dyn Contestant>)> = vec![
+        let players: Vec<(&str, Box<dyn Agent<DominoGame>>)> = vec![
             ("random", Box::new(RandomPlayer::new(1))),
             ("greedy", Box::new(Greedy)),
             ("seed4", Box::new(SeedPlayer::new(4, MinNode::Paranoid))),
@@ -79,7 +79,7 @@ fn decisions(c: &mut Criterion) {
         ];
         for (name, mut player) in players {
             group.bench_function(BenchmarkId::new(name, variant), |b| {
-                b.iter(|| states.iter().map(|s| player.act(black_box(s))).count())
+                b.iter(|| states.iter().map(|s| player.choose(&DominoGame, black_box(s))).count())
             });
         }
         group.finish();

@@ -26,10 +26,10 @@ use search_core::agent::Agent;
 use search_core::mcts::{MAX_PLAYERS, Rewards};
 use search_core::{Game, MoveList, ToMove};
 
-use crate::players::Contestant;
 use crate::players::{
     DominoPlayer, ExpectimaxPlayer, Greedy, Omniscient, PimcPlayer, RandomPlayer, SeedPlayer,
 };
+use crate::solver::Objective;
 use crate::state::{Move, State};
 
 /// The whole game, both hands and the boneyard known: the referee's side of the table.
@@ -98,25 +98,16 @@ macro_rules! seated_by_view {
 
 seated_by_view!(RandomPlayer, Greedy, PimcPlayer, ExpectimaxPlayer, SeedPlayer, dyn DominoPlayer);
 
-/// The cheat reads the whole state, as it does at a [`crate::matches`] table.
+/// The cheat reads the whole state, the one player that does.
 impl Agent<DominoGame> for Omniscient {
     fn name(&self) -> String {
-        self.label()
+        match self.objective {
+            Objective::WinLoss => "omniscient-wl (cheat)".to_string(),
+            Objective::Points => "omniscient-pts (cheat)".to_string(),
+        }
     }
 
     fn choose(&mut self, _: &DominoGame, state: &State) -> Move {
-        self.act(state)
-    }
-}
-
-/// Anything seated at a [`crate::matches`] table is an agent too: a referee hands it the full
-/// state, and it answers for the side to move.
-impl Agent<DominoGame> for dyn Contestant + '_ {
-    fn name(&self) -> String {
-        self.label()
-    }
-
-    fn choose(&mut self, _: &DominoGame, state: &State) -> Move {
-        self.act(state)
+        self.choose_seeing_everything(state)
     }
 }

@@ -52,6 +52,8 @@ mod tiles;
 mod view;
 
 pub use rules::{BlockedScoring, Lead, Rules, Variant};
+/// The one agent trait of the workspace: every player here is an agent of [`game::DominoGame`].
+pub use search_core::agent::Agent;
 pub use state::{DealError, Move, MoveError, Outcome, ParseMoveError, Player, Record, State};
 pub use tiles::{N_TILES, PIPS, ParseTileError, SUIT, Tile, TileIter, TileSet};
 pub use view::PlayerView;

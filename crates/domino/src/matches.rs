@@ -1,12 +1,13 @@
-//! Duplicate-deal matches between two [`Contestant`]s: each deal is played twice with the seats
+//! Duplicate-deal matches between two agents of [`DominoGame`] (every player is one): each deal is played twice with the seats
 //! swapped, so both sides hold both hands.
 
 use std::fmt;
 
 use crate::game::{DominoGame, rewards};
-use crate::players::{Contestant, mix};
+use crate::players::mix;
 use crate::rules::Rules;
 use crate::state::{MoveError, State};
+use search_core::agent::Agent;
 
 /// The tally of a match, from the first contestant's side.
 ///
@@ -78,10 +79,14 @@ impl fmt::Display for MatchResult {
 /// # Errors
 ///
 /// The first illegal move a contestant returns.
-pub fn play_game(seats: [&mut dyn Contestant; 2], mut state: State) -> Result<State, MoveError> {
+pub fn play_game(seats: [&mut dyn Agent<DominoGame>; 2], mut state: State) -> Result<State, MoveError> {
     let [s0, s1] = seats;
     while !state.is_terminal() {
-        let mv = if state.to_move() == 0 { s0.act(&state) } else { s1.act(&state) };
+        let mv = if state.to_move() == 0 {
+            s0.choose(&DominoGame, &state)
+        } else {
+            s1.choose(&DominoGame, &state)
+        };
         state.play(mv)?;
     }
     Ok(state)
@@ -112,8 +117,8 @@ pub fn deal_seed(seed: u64, i: u32) -> u64 {
 /// assert_eq!(r.wins + r.draws + r.losses, 20);
 /// ```
 pub fn play_match(
-    a: &mut dyn Contestant,
-    b: &mut dyn Contestant,
+    a: &mut dyn Agent<DominoGame>,
+    b: &mut dyn Agent<DominoGame>,
     rules: Rules,
     deals: u32,
     seed: u64,
@@ -121,8 +126,7 @@ pub fn play_match(
     // The arena plays the pairs (seats swapped on each deal) and checks every move; the deal
     // seeds are this module's, so a match is the one it has always been for a seed.
     let deals: Vec<State> = (0..deals).map(|i| State::deal(rules, deal_seed(seed, i))).collect();
-    let played =
-        search_core::arena::play_match(&DominoGame, &deals, &mut &mut *a, &mut &mut *b, 0, None, rewards);
+    let played = search_core::arena::play_match(&DominoGame, &deals, a, b, 0, None, rewards);
     let mut result = MatchResult::default();
     for game in &played.games {
         let r = game.last.returns()[usize::from(game.seat_a.0)];

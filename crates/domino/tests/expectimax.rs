@@ -1,8 +1,9 @@
 //! The expectimax player of issue 6: legal play, its chance nodes, going out, and a short match.
 
+use domino::game::DominoGame;
 use domino::matches::{play_game, play_match};
 use domino::players::{
-    Contestant, DominoPlayer, ExpectimaxPlayer, Greedy, MinNode, PimcPlayer, RandomPlayer, SeedPlayer,
+    DominoPlayer, ExpectimaxPlayer, Greedy, MinNode, PimcPlayer, RandomPlayer, SeedPlayer,
 };
 use domino::solver::Objective;
 use domino::{Move, Rules, State, Tile, TileSet};
@@ -119,7 +120,8 @@ fn strength() {
     for rules in [Rules::block(), Rules::draw()] {
         for &depth in &depths {
             let mut seed = SeedPlayer::new(4, MinNode::Paranoid);
-            let opponents: [(&str, &mut dyn Contestant); 2] = [("greedy", &mut Greedy), ("seed4", &mut seed)];
+            let opponents: [(&str, &mut dyn domino::Agent<DominoGame>); 2] =
+                [("greedy", &mut Greedy), ("seed4", &mut seed)];
             for (name, opponent) in opponents {
                 let r = play_match(&mut ExpectimaxPlayer { depth }, opponent, rules, 500, 1);
                 let (lo, hi) = r.interval();

@@ -2,15 +2,17 @@
 //!
 //! The long measurements run only with `DOMINO_STRENGTH=1` (use `--release`).
 
+use domino::game::DominoGame;
 use domino::matches::{MatchResult, play_game, play_match};
-use domino::players::{
-    Contestant, DominoPlayer, Greedy, MinNode, Omniscient, PimcPlayer, RandomPlayer, SeedPlayer,
-};
+use domino::players::{DominoPlayer, Greedy, MinNode, Omniscient, PimcPlayer, RandomPlayer, SeedPlayer};
 use domino::solver::Objective;
 use domino::{Move, Rules, State, TileSet};
 use proptest::prelude::*;
 
-fn roster(seed: u64) -> Vec<Box<dyn Contestant>> {
+/// A player seated at a table: any agent of the whole game.
+type Seat = Box<dyn domino::Agent<DominoGame>>;
+
+fn roster(seed: u64) -> Vec<Box<dyn domino::Agent<DominoGame>>> {
     vec![
         Box::new(RandomPlayer::new(seed)),
         Box::new(Greedy),
@@ -148,7 +150,7 @@ fn strength() {
         eprintln!("|---|---|---|---|---|---|---|");
         let pimc = || PimcPlayer::new(50, Objective::WinLoss, threads, 1);
         let seed = || SeedPlayer::new(4, MinNode::Paranoid);
-        let mut pairs: Vec<(Box<dyn Contestant>, Box<dyn Contestant>)> = vec![
+        let mut pairs: Vec<(Seat, Seat)> = vec![
             (Box::new(Greedy), Box::new(RandomPlayer::new(2))),
             (Box::new(seed()), Box::new(Greedy)),
             (Box::new(SeedPlayer::new(4, MinNode::Average)), Box::new(Greedy)),
@@ -160,7 +162,7 @@ fn strength() {
         for (mut a, mut b) in pairs {
             let t = std::time::Instant::now();
             let r = play_match(a.as_mut(), b.as_mut(), rules, deals, 2026);
-            row(&format!("{} vs {}", a.label(), b.label()), &r);
+            row(&format!("{} vs {}", a.name(), b.name()), &r);
             eprintln!("  ({:.1} s)", t.elapsed().as_secs_f64());
         }
     }

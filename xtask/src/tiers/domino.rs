@@ -1,12 +1,12 @@
 //! The dominoes evaluation: pairings of players on duplicate deals, in both rule variants.
 
+use domino::Agent;
+use domino::game::DominoGame;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
 use domino::matches::{deal_seed, play_game};
-use domino::players::{
-    Contestant, ExpectimaxPlayer, Greedy, MinNode, Omniscient, PimcPlayer, RandomPlayer, SeedPlayer,
-};
+use domino::players::{ExpectimaxPlayer, Greedy, MinNode, Omniscient, PimcPlayer, RandomPlayer, SeedPlayer};
 use domino::solver::Objective;
 use domino::{Rules, State, Variant};
 
@@ -43,7 +43,7 @@ impl DominoPlayerSpec {
         }
     }
 
-    fn build(self, seed: u64) -> Box<dyn Contestant> {
+    fn build(self, seed: u64) -> Box<dyn Agent<DominoGame>> {
         match self {
             DominoPlayerSpec::Random => Box::new(RandomPlayer::new(seed)),
             DominoPlayerSpec::Greedy => Box::new(Greedy),
@@ -104,7 +104,7 @@ impl DominoRow {
         let mut b = self.b.build(seed ^ 0xB);
         let start = Instant::now();
         let deal = State::deal(rules, seed);
-        let seats: [&mut dyn Contestant; 2] =
+        let seats: [&mut dyn Agent<DominoGame>; 2] =
             if a_seat == 0 { [a.as_mut(), b.as_mut()] } else { [b.as_mut(), a.as_mut()] };
         let end = play_game(seats, deal).unwrap_or_else(|e| panic!("{row} game {index}: illegal move: {e}"));
         let seconds = start.elapsed().as_secs_f64();

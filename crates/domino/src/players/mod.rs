@@ -4,8 +4,9 @@
 //! ([`SeedPlayer`]), and a cheating reference, [`Omniscient`], that is given the full [`State`]
 //! and exists only to measure the others against.
 //!
-//! A match referee drives every entrant through [`Contestant`]: each [`DominoPlayer`] is a
-//! contestant that receives the view of the side to move, and only [`Omniscient`] reads the state.
+//! A match referee drives every entrant through `search-core`'s one agent trait,
+//! [`search_core::agent::Agent`] for [`crate::game::DominoGame`]: each [`DominoPlayer`] is an
+//! agent that receives the view of the side to move, and only [`Omniscient`] reads the state.
 //!
 //! # Choosing a player
 //!
@@ -22,7 +23,7 @@
 //! # Examples
 //!
 //! ```
-//! use domino::players::{Contestant, DominoPlayer, Greedy, RandomPlayer};
+//! use domino::players::{DominoPlayer, Greedy, RandomPlayer};
 //! use domino::{Rules, State};
 //!
 //! let mut s = State::deal(Rules::block(), 5);
@@ -61,29 +62,6 @@ pub trait DominoPlayer {
     /// The move to play for the side to move of `view` (which is this player's seat); it must be
     /// one of [`legal_moves`]`(view)`.
     fn choose(&mut self, view: &PlayerView, rules: &Rules) -> Move;
-}
-
-/// Anything a referee can seat at a table: it is handed the full state and must move for the
-/// side to move.
-///
-/// Every [`DominoPlayer`] is a contestant that looks only at the view of its seat; the one other
-/// implementor is the [`Omniscient`] cheat.
-pub trait Contestant {
-    /// A short label for tables.
-    fn label(&self) -> String;
-
-    /// The move for the side to move of `state`.
-    fn act(&mut self, state: &State) -> Move;
-}
-
-impl<P: DominoPlayer + ?Sized> Contestant for P {
-    fn label(&self) -> String {
-        self.name()
-    }
-
-    fn act(&mut self, state: &State) -> Move {
-        self.choose(&state.view(state.to_move()), state.rules())
-    }
 }
 
 /// The tiles of `hand` that fit `ends` (all of them before the opening).
@@ -206,7 +184,7 @@ impl DominoPlayer for Greedy {
 /// `orders` uniformly shuffled boneyard orders ([`PerfectDraw`], to [`DRAW_PIMC_DEPTH`] moves), seeded from `seed` and the
 /// decision count.
 ///
-/// It is not a [`DominoPlayer`]; it plays only through [`Contestant`] or
+/// It is not a [`DominoPlayer`]; it plays only as an agent of [`crate::game::DominoGame`] or
 /// [`Omniscient::choose_seeing_everything`].
 ///
 /// # Examples
@@ -269,18 +247,5 @@ impl Omniscient {
         let game = PerfectBlock { blocked: state.rules().blocked };
         let p = Position::from_state(state).expect("a Block state");
         solve(&game, &p, self.objective).1.unwrap_or(moves[0])
-    }
-}
-
-impl Contestant for Omniscient {
-    fn label(&self) -> String {
-        match self.objective {
-            Objective::WinLoss => "omniscient-wl (cheat)".to_string(),
-            Objective::Points => "omniscient-pts (cheat)".to_string(),
-        }
-    }
-
-    fn act(&mut self, state: &State) -> Move {
-        self.choose_seeing_everything(state)
     }
 }
