@@ -1,6 +1,6 @@
 //! From a board heuristic to a search evaluator: the [`Heuristic`] trait and [`Evaluation`].
 
-use search_core::{Evaluator, Player};
+use search_core::{Evaluator, Game, Player};
 
 use crate::board::Board;
 use crate::rules::{Game2048, Position, Spawns, Turn};
@@ -147,5 +147,33 @@ impl<H: Heuristic> Evaluator<Game2048> for Evaluation<H> {
             return None;
         }
         self.heuristic.best_afterstate(position.board)
+    }
+
+    fn chance_children(
+        &self,
+        game: &Game2048,
+        position: &Position,
+        player: Player,
+        ply: u32,
+        bottom: &dyn Fn(f64) -> bool,
+        visit: &mut dyn FnMut(f64, f64),
+    ) -> bool {
+        if position.turn != Turn::Spawn || game.spawns != Spawns::Chance || player != 0 {
+            return false;
+        }
+        if !position.board.has_empty() {
+            return false;
+        }
+        let (two, four) = game.spawn_probabilities(position.board);
+        if !bottom(two) || (four > 0.0 && !bottom(four)) {
+            return false;
+        }
+        // One loop over the spawns, in the game's order, instead of a search node for each; a
+        // board without a move is lost.
+        let lost = self.terminal(game, position, player, ply);
+        game.chance_successors(position, |_, q, child| {
+            visit(q, self.heuristic.best_afterstate(child.board).unwrap_or(lost));
+        });
+        true
     }
 }

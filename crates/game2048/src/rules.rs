@@ -178,6 +178,15 @@ impl Game2048 {
     }
 }
 
+impl Game2048 {
+    /// The probability of each spawn of a 2 and of a 4 on `board`'s empty cells (infinite for
+    /// a full board, which has no spawn).
+    pub(crate) fn spawn_probabilities(&self, board: Board) -> (f64, f64) {
+        let n = f64::from(board.empty_mask().count_ones());
+        ((1.0 - self.four_probability) / n, self.four_probability / n)
+    }
+}
+
 impl Game for Game2048 {
     type State = Position;
     type Move = Action;
@@ -219,8 +228,7 @@ impl Game for Game2048 {
     fn chance_successors(&self, position: &Position, mut visit: impl FnMut(Action, f64, Position)) {
         // By cell, then a 2 before a 4; an outcome of probability 0 (no 4s) is left out.
         let mut empty = position.board.empty_mask();
-        let n = f64::from(empty.count_ones());
-        let (two, four) = ((1.0 - self.four_probability) / n, self.four_probability / n);
+        let (two, four) = self.spawn_probabilities(position.board);
         while empty != 0 {
             let cell = empty.trailing_zeros() as u8;
             empty &= empty - 1;

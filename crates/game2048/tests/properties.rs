@@ -386,6 +386,71 @@ fn strong_without_a_table_is_the_oracle() {
     }
 }
 
+/// The evaluator without its `chance_children` hook: the search values each spawn as a node.
+struct OneByOne<E>(E);
+
+impl<E: search_core::Evaluator<Game2048>> search_core::Evaluator<Game2048> for OneByOne<E> {
+    type Value = E::Value;
+    fn evaluate(&self, game: &Game2048, position: &Position, player: u8) -> E::Value {
+        self.0.evaluate(game, position, player)
+    }
+    fn terminal(&self, game: &Game2048, position: &Position, player: u8, ply: u32) -> E::Value {
+        self.0.terminal(game, position, player, ply)
+    }
+    fn bounds(&self) -> Option<(E::Value, E::Value)> {
+        self.0.bounds()
+    }
+    fn best_chance_child(&self, game: &Game2048, position: &Position, player: u8) -> Option<E::Value> {
+        self.0.best_chance_child(game, position, player)
+    }
+}
+
+/// Valuing a chance node's spawns in one loop (`Evaluation::chance_children`) changes nothing:
+/// with the strong agent's horizons and a chance table, the same value to the bit, the same
+/// move and the same counts as the search valuing each spawn as a node, along a seeded game.
+#[test]
+fn spawns_valued_in_one_loop_change_nothing() {
+    use game2048::Evaluation;
+    use game2048::agents::StrongConfig;
+    use game2048::heuristics::LineTable;
+    use search_core::expectimax::{self, ChanceTables, Reuse};
+    use search_core::{DepthCount, Horizon, ProbabilityCutoff};
+
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
+    let rules = Rules::default();
+    let strong = StrongConfig { probability_cutoff: 0.01, ..StrongConfig::default() };
+    let game = Game2048::chance(0.1);
+    let eval = Evaluation::new(LineTable::default());
+    let mut board = rules.new_board(&mut rng);
+    for _ in 0..40 {
+        let horizon = Horizon {
+            depth: strong.depth_for(board),
+            count: DepthCount::Moves,
+            cutoff: ProbabilityCutoff { threshold: strong.probability_cutoff },
+        };
+        let config = expectimax::Config { horizon, reuse: Reuse::Deeper, parallel: false };
+        let root = Position::slide(board);
+        let hooked =
+            expectimax::search(&game, &eval, &root, &config, &mut ChanceTables::with_capacity(1 << 12));
+        let plain = expectimax::search(
+            &game,
+            &OneByOne(eval.clone()),
+            &root,
+            &config,
+            &mut ChanceTables::with_capacity(1 << 12),
+        );
+        assert_eq!(hooked.value.to_bits(), plain.value.to_bits(), "{board}");
+        assert_eq!(hooked.best_move, plain.best_move, "{board}");
+        assert_eq!(
+            (hooked.stats.nodes, hooked.stats.leaves),
+            (plain.stats.nodes, plain.stats.leaves),
+            "{board}"
+        );
+        let Some(Action::Slide(d)) = hooked.best_move else { panic!("no move on {board}") };
+        board = rules.spawn(board.after(d).unwrap(), &mut rng).unwrap();
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(500))]
 

@@ -82,4 +82,29 @@ pub trait Evaluator<G: Game> {
         let _ = (game, state, player);
         None
     }
+
+    /// The children of the chance node `state` when every outcome leads to a node of `player`
+    /// that the search would value with [`Evaluator::best_chance_child`] (or with
+    /// [`Evaluator::terminal`] where the game is over), valued in one go: `visit(q, value)` once
+    /// per outcome, in the order of [`Game::chance_successors`], then `true`.
+    ///
+    /// `bottom(q)` says whether an outcome of probability `q` leads to such a node; an
+    /// implementation asks it for every outcome before its first `visit` and returns `false`
+    /// without visiting when one does not (the default always returns `false`, leaving the work
+    /// to the search). `ply` is the children's ply below the root. [`crate::expectimax`] asks it,
+    /// and each value must be exactly the one the search would find: siblings that share most
+    /// of their work (2048: the spawns on one board share all but one row and one column) are
+    /// then valued faster than one by one.
+    fn chance_children(
+        &self,
+        game: &G,
+        state: &G::State,
+        player: Player,
+        ply: u32,
+        bottom: &dyn Fn(f64) -> bool,
+        visit: &mut dyn FnMut(f64, Self::Value),
+    ) -> bool {
+        let _ = (game, state, player, ply, bottom, visit);
+        false
+    }
 }

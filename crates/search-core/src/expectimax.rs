@@ -396,6 +396,31 @@ where
                         return self.leaf(state);
                     }
                 }
+                // Every outcome a node whose children are valued statically: the evaluator may
+                // value them all in one go, sharing what the siblings have in common.
+                if child_depth > 0 {
+                    let grandchild_depth = self.config.horizon.child_depth(child_depth, false);
+                    let horizon = &self.config.horizon;
+                    let bottom = |q: f64| {
+                        grandchild_depth == 0
+                            || horizon.cutoff.cuts_every_chance_node(grandchild_depth, prob * q, ply + 2)
+                    };
+                    let (mut sum, mut children) = (0.0, 0);
+                    let mut visit = |q: f64, v: E::Value| {
+                        sum += q * checked(v).to_f64();
+                        children += 1;
+                    };
+                    if self.eval.chance_children(game, state, self.maximizer, ply + 1, &bottom, &mut visit) {
+                        // Each child counts as the node and the leaf it would have been.
+                        self.stats.nodes += children;
+                        self.stats.leaves += children;
+                        let value = E::Value::from_f64(sum);
+                        if let Some(t) = table {
+                            t.store(key, value.to_bits(), depth);
+                        }
+                        return value;
+                    }
+                }
                 let mut sum = 0.0;
                 game.chance_successors(state, |_, q, child| {
                     sum +=

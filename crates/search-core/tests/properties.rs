@@ -273,6 +273,55 @@ impl Evaluator<Tree> for AtOnce {
     }
 }
 
+/// [`AtOnce`] that also values all the children of a chance node in one go
+/// (`chance_children`), when each is a node [`AtOnce`] values at once or is terminal, and
+/// refuses otherwise, before valuing any.
+struct SiblingsAtOnce;
+
+impl Evaluator<Tree> for SiblingsAtOnce {
+    type Value = f64;
+
+    fn evaluate(&self, tree: &Tree, state: &NodeId, player: u8) -> f64 {
+        AtOnce.evaluate(tree, state, player)
+    }
+
+    fn best_chance_child(&self, tree: &Tree, state: &NodeId, player: u8) -> Option<f64> {
+        AtOnce.best_chance_child(tree, state, player)
+    }
+
+    fn chance_children(
+        &self,
+        tree: &Tree,
+        state: &NodeId,
+        player: u8,
+        ply: u32,
+        bottom: &dyn Fn(f64) -> bool,
+        visit: &mut dyn FnMut(f64, f64),
+    ) -> bool {
+        let mut values = Vec::new();
+        let mut all = true;
+        tree.chance_successors(state, |_, q, child| {
+            let value = match tree.to_move(&child) {
+                search_core::ToMove::Terminal => Some(self.terminal(tree, &child, player, ply)),
+                search_core::ToMove::Player(p) if p == player && bottom(q) => {
+                    self.best_chance_child(tree, &child, player)
+                }
+                _ => None,
+            };
+            match value {
+                Some(v) => values.push((q, v)),
+                None => all = false,
+            }
+        });
+        if all {
+            for (q, v) in values {
+                visit(q, v);
+            }
+        }
+        all
+    }
+}
+
 struct Shuffled<'a> {
     tree: &'a Tree,
     seed: u64,
@@ -355,6 +404,24 @@ proptest! {
         let config = expectimax::Config { horizon, reuse: Reuse::Deeper, parallel: false };
         let found = expectimax::search(&tree, &AtOnce, &root, &config, &mut ChanceTables::none());
         prop_assert_eq!((found.value, found.best_move), (oracle.value, oracle.best_move));
+    }
+
+    /// An evaluator that also values a chance node's children at once (`chance_children`)
+    /// changes nothing either: the same value to the bit, the same move, the same node and leaf
+    /// counts, with or without a table; the search asks it only where every outcome would be
+    /// valued by `best_chance_child` or as terminal.
+    #[test]
+    fn expectimax_with_siblings_at_once(seed: u64, depth in 1u32..=6, b in 1usize..=4, plies: bool, threshold in 0.0f64..0.6, table: bool) {
+        let (tree, root) = tree(seed, &with_chance(depth, b, false, false));
+        let count = if plies { DepthCount::Plies } else { DepthCount::Moves };
+        let horizon = Horizon { depth, count, cutoff: ProbabilityCutoff { threshold } };
+        let config = expectimax::Config { horizon, reuse: Reuse::SameDepth, parallel: false };
+        let tables = || if table { ChanceTables::with_capacity(1 << 6) } else { ChanceTables::none() };
+        let one_by_one = expectimax::search(&tree, &AtOnce, &root, &config, &mut tables());
+        let siblings = expectimax::search(&tree, &SiblingsAtOnce, &root, &config, &mut tables());
+        prop_assert_eq!(siblings.value.to_bits(), one_by_one.value.to_bits());
+        prop_assert_eq!(siblings.best_move, one_by_one.best_move);
+        prop_assert_eq!((siblings.stats.nodes, siblings.stats.leaves), (one_by_one.stats.nodes, one_by_one.stats.leaves));
     }
 
     /// With a table that reuses only values found with the same depth left, a DAG's
