@@ -168,15 +168,23 @@ impl<G: Game, A: Agent<G>> Agent<G> for Tally<A> {
     }
 }
 
+/// Checks that a player is to move at `state`: the searches answer no move elsewhere.
+///
+/// # Panics
+/// If no player is to move there.
+fn expect_player<G: Game>(game: &G, state: &G::State) {
+    assert!(
+        matches!(game.to_move(state), ToMove::Player(_)),
+        "an agent was asked for a move where no player is to move"
+    );
+}
+
 /// The legal moves of the player to move at `state`.
 ///
 /// # Panics
 /// If no player is to move there.
 fn legal_moves<G: Game>(game: &G, state: &G::State) -> MoveList<G::Move> {
-    assert!(
-        matches!(game.to_move(state), ToMove::Player(_)),
-        "an agent was asked for a move where no player is to move"
-    );
+    expect_player(game, state);
     let mut moves = MoveList::new();
     game.moves(state, &mut moves);
     moves
@@ -222,25 +230,33 @@ impl<G: Game> Agent<G> for RandomAgent {
     }
 }
 
-/// [`alphabeta::search`] as an agent: the evaluator, the settings (depth, Star1, cut-offs) and
-/// a table, which is [`NoTable`](crate::NoTable) or a [`TranspositionTable`](crate::TranspositionTable)
-/// kept from one move to the next.
+/// A depth-first search with a table as an agent: the evaluator, the settings and a table,
+/// which is [`NoTable`](crate::NoTable) or a [`TranspositionTable`](crate::TranspositionTable)
+/// kept from one move to the next. The settings choose the search: see [`AlphaBetaAgent`] and
+/// [`IterativeAgent`].
 #[derive(Debug)]
-pub struct AlphaBetaAgent<E, C = NoCutoff, T = crate::NoTable> {
+pub struct TableSearchAgent<E, S, T> {
     name: String,
     /// The evaluator.
     pub evaluator: E,
     /// The search settings.
-    pub config: alphabeta::Config<C>,
+    pub config: S,
     /// The table the searches share.
     pub table: T,
     last: Option<SearchStats>,
 }
 
-impl<E, C, T> AlphaBetaAgent<E, C, T> {
+/// [`alphabeta::search`] to the settings' depth (with Star1 and cut-offs as they say).
+pub type AlphaBetaAgent<E, C = NoCutoff, T = crate::NoTable> = TableSearchAgent<E, alphabeta::Config<C>, T>;
+
+/// [`iterative::search`]: iterative deepening under the settings' depth, node and time limits,
+/// the time measured on the wall clock from each call.
+pub type IterativeAgent<E, C = NoCutoff, T = crate::NoTable> = TableSearchAgent<E, iterative::Config<C>, T>;
+
+impl<E, S, T> TableSearchAgent<E, S, T> {
     /// An agent named `name` searching with `evaluator`, `config` and `table`.
-    pub fn new(name: impl Into<String>, evaluator: E, config: alphabeta::Config<C>, table: T) -> Self {
-        AlphaBetaAgent { name: name.into(), evaluator, config, table, last: None }
+    pub fn new(name: impl Into<String>, evaluator: E, config: S, table: T) -> Self {
+        TableSearchAgent { name: name.into(), evaluator, config, table, last: None }
     }
 
     /// What the last move's search did (`None` before the first move); the same as
@@ -250,70 +266,47 @@ impl<E, C, T> AlphaBetaAgent<E, C, T> {
     }
 }
 
-impl<G, E, C, T> Agent<G> for AlphaBetaAgent<E, C, T>
+/// Settings that run a search with a table: [`alphabeta::Config`] and [`iterative::Config`].
+pub trait TableSearch<G: Game, E: Evaluator<G>, T> {
+    /// The best move the search finds at `state`, and what it did.
+    fn run(&self, game: &G, evaluator: &E, state: &G::State, table: &T) -> (Option<G::Move>, SearchStats);
+}
+
+impl<G, E, C, T> TableSearch<G, E, T> for alphabeta::Config<C>
 where
     G: Game,
     E: Evaluator<G>,
     C: CutoffPolicy<G>,
     for<'a> &'a T: TableAccess<G, E::Value>,
 {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-    fn choose(&mut self, game: &G, state: &G::State) -> G::Move {
-        legal_moves(game, state);
-        let found = alphabeta::search(game, &self.evaluator, state, &self.config, &self.table);
-        self.last = Some(found.stats);
-        or_first(game, state, found.best_move)
-    }
-    fn last_stats(&self) -> Option<SearchStats> {
-        self.last
+    fn run(&self, game: &G, evaluator: &E, state: &G::State, table: &T) -> (Option<G::Move>, SearchStats) {
+        let found = alphabeta::search(game, evaluator, state, self, table);
+        (found.best_move, found.stats)
     }
 }
 
-/// [`iterative::search`] as an agent: iterative deepening under the settings' depth, node and
-/// time limits (the time measured on the wall clock from each call).
-#[derive(Debug)]
-pub struct IterativeAgent<E, C = NoCutoff, T = crate::NoTable> {
-    name: String,
-    /// The evaluator.
-    pub evaluator: E,
-    /// The search settings and limits.
-    pub config: iterative::Config<C>,
-    /// The table the searches share.
-    pub table: T,
-    last: Option<SearchStats>,
-}
-
-impl<E, C, T> IterativeAgent<E, C, T> {
-    /// An agent named `name` searching with `evaluator`, `config` and `table`.
-    pub fn new(name: impl Into<String>, evaluator: E, config: iterative::Config<C>, table: T) -> Self {
-        IterativeAgent { name: name.into(), evaluator, config, table, last: None }
-    }
-
-    /// What the last move's search did (`None` before the first move); the same as
-    /// [`Agent::last_stats`], without naming the game.
-    pub fn last_stats(&self) -> Option<SearchStats> {
-        self.last
-    }
-}
-
-impl<G, E, C, T> Agent<G> for IterativeAgent<E, C, T>
+impl<G, E, C, T> TableSearch<G, E, T> for iterative::Config<C>
 where
     G: Game,
     E: Evaluator<G>,
     C: CutoffPolicy<G>,
     for<'a> &'a T: TableAccess<G, E::Value>,
 {
+    fn run(&self, game: &G, evaluator: &E, state: &G::State, table: &T) -> (Option<G::Move>, SearchStats) {
+        let found = iterative::search(game, evaluator, state, self, table, &WallClock::start());
+        (found.result.best_move, found.result.stats)
+    }
+}
+
+impl<G: Game, E: Evaluator<G>, S: TableSearch<G, E, T>, T> Agent<G> for TableSearchAgent<E, S, T> {
     fn name(&self) -> String {
         self.name.clone()
     }
     fn choose(&mut self, game: &G, state: &G::State) -> G::Move {
-        legal_moves(game, state);
-        let found =
-            iterative::search(game, &self.evaluator, state, &self.config, &self.table, &WallClock::start());
-        self.last = Some(found.result.stats);
-        or_first(game, state, found.result.best_move)
+        expect_player(game, state);
+        let (best, stats) = self.config.run(game, &self.evaluator, state, &self.table);
+        self.last = Some(stats);
+        or_first(game, state, best)
     }
     fn last_stats(&self) -> Option<SearchStats> {
         self.last
@@ -365,7 +358,7 @@ where
         self.name.clone()
     }
     fn choose(&mut self, game: &G, state: &G::State) -> G::Move {
-        legal_moves(game, state);
+        expect_player(game, state);
         let found = expectimax::search(game, &self.evaluator, state, &self.config, &mut self.tables);
         self.last = Some(found.stats);
         or_first(game, state, found.best_move)
@@ -405,7 +398,7 @@ impl<G: Game, P: Playout<G>> Agent<G> for MctsAgent<P> {
         self.name.clone()
     }
     fn choose(&mut self, game: &G, state: &G::State) -> G::Move {
-        legal_moves(game, state);
+        expect_player(game, state);
         let found = mcts::search(game, state, &mut self.playout, &self.config);
         self.last =
             Some(SearchStats { nodes: found.iterations, elapsed: found.elapsed, ..SearchStats::default() });
