@@ -14,12 +14,15 @@
 //!   measures (see [`hex_solve_vs`]).
 //! - `cargo xtask bench-2048 [--nneonneo PATH/2048.so]`: our strong 2048 agent and nneonneo's on
 //!   the same boards, timed by thread CPU time, with their move agreement (see [`bench_2048`]).
+//! - `cargo xtask hex-patterns`: learns the Hex move-pattern weights from our MCTS player's
+//!   self-play (see [`hex_patterns`]).
 //! - `cargo xtask train-2048`: trains an n-tuple network for 2048 by TD learning, with
 //!   checkpoints and a learning curve (see [`train_2048`]).
 
 mod bench_2048;
 mod hex_match;
 mod hex_openings;
+mod hex_patterns;
 mod hex_solve_vs;
 mod plots;
 mod record;
@@ -253,6 +256,38 @@ enum Task {
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1000))]
         per_stage: u64,
     },
+    /// Learn the Hex move-pattern weights (hex::patterns) from our MCTS player's self-play, and
+    /// report how well they predict held-out moves.
+    #[command(name = "hex-patterns")]
+    HexPatterns {
+        /// Board sizes, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "9,11")]
+        sizes: Vec<u8>,
+        /// Games per size.
+        #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+        games: u64,
+        /// Playouts per move of the self-play player.
+        #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..))]
+        iterations: u64,
+        /// The seed of the openings and the players.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads playing games at once.
+        #[arg(long, default_value_t = 2, value_parser = parse_threads)]
+        threads: usize,
+        /// Self-play with the shipped weights as priors of this weight (a second generation).
+        #[arg(long, value_name = "WEIGHT")]
+        priors: Option<f64>,
+        /// Minorization-maximization rounds.
+        #[arg(long, default_value_t = 30)]
+        rounds: usize,
+        /// Leave out patterns seen fewer times than this.
+        #[arg(long, default_value_t = 5)]
+        min_count: u32,
+        /// The weights file (default: the one the hex crate ships).
+        #[arg(long, value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
     /// Train an n-tuple network for 2048 by TD learning from self-play, with checkpoints, a
     /// learning curve (`<out>.curve.jsonl`) and a progress bar.
     #[command(name = "train-2048")]
@@ -475,6 +510,40 @@ fn main() -> ExitCode {
                 adjudicate: adjudicate.map(std::time::Duration::from_secs_f64),
             };
             hex_match::run(&config, out.as_deref()).map(|_| ()).map_err(|e| e.to_string())
+        }
+        Task::HexPatterns { sizes, games, iterations, seed, threads, priors, rounds, min_count, out } => {
+            let options = hex_patterns::PatternOptions {
+                sizes,
+                games,
+                iterations,
+                seed,
+                threads,
+                priors,
+                learn: hex::patterns::LearnConfig { rounds, min_count },
+                out: out.unwrap_or_else(|| workspace_root().join(hex_patterns::DEFAULT_OUT)),
+            };
+            return match hex_patterns::run(&options) {
+                Ok(report) => {
+                    println!(
+                        "{} training and {} held-out samples from {:.0} s of self-play; {} patterns written to {}",
+                        report.train_samples,
+                        report.test_samples,
+                        report.play_seconds,
+                        report.patterns,
+                        options.out.display()
+                    );
+                    println!(
+                        "held-out moves ranked first: {:.1} % (a uniform guess: {:.1} %)",
+                        100.0 * report.top1,
+                        100.0 * report.uniform
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(message) => {
+                    eprintln!("hex-patterns: {message}");
+                    ExitCode::from(2)
+                }
+            };
         }
         Task::HexOpenings { sizes, threads, table_bits, time_limit, expected, out } => {
             let threads =

@@ -43,7 +43,7 @@
 //! | `all_legal_moves` | the legal moves, space-separated |
 //! | `solve-state [c]` | `black` or `white`: who wins with perfect play, `c` (if given) to move; `? unknown: …` past the solver's time limit (`param_solver`) |
 //! | `find-winning [c]` | every winning move of the side to move (or of `c`), space-separated in cell order; empty if none |
-//! | `param_hex [name value]` | the engine's settings: `player`, `time`, `depth`, `seed`, `knowledge`, `solver` (below) |
+//! | `param_hex [name value]` | the engine's settings: `player`, `time`, `depth`, `seed`, `knowledge`, `solver`, `priors` (below) |
 //! | `param_game [name value]` | the game's settings: `allow_swap` (`0` or `1`), `swap` (`keep` or `mirror`), `game_time` (seconds a side, 1800 as Benzene; only before the first move) |
 //! | `param_solver [name value]` | the solver's settings: `time` (seconds, `0` or `inf` for none), `table_bits`, `threads` (below) |
 //! | `hexgui-analyze_commands` | the analysis commands HexGui can offer in its menus |
@@ -67,8 +67,10 @@
 //! seed players (3 by default, as their documents), `param_hex seed N` the seed of the random
 //! and MCTS players, `param_hex knowledge N` the visits after which the solver's knowledge
 //! prunes an MCTS node's moves ([`DEFAULT_KNOWLEDGE`] by default; `off` for none; boards up to
-//! 10×10) and `param_hex solver SHARE` the share of each MCTS move's time the exact solver gets
-//! first (`off` by default: it made the player weaker on 9×9, see [`crate::mcts`]). MCTS is the
+//! 10×10), `param_hex solver SHARE` the share of each MCTS move's time the exact solver gets
+//! first (`off` by default: it made the player weaker on 9×9, see [`crate::mcts`]) and
+//! `param_hex priors WEIGHT` the weight of the learned pattern priors in the MCTS tree
+//! ([`MctsConfig::prior_weight`]; `off` by default). MCTS is the
 //! default because it plays better at equal time: it beat the alpha-beta strong player in
 //! matches on 9×9 (see [`crate::mcts`]; measured, with the commands that reproduce it:
 //! `docs/measurements.md` in the repository). A player is built from the settings by the
@@ -292,6 +294,9 @@ pub struct Settings {
     /// The MCTS player's [`MctsConfig::solver_share`]: the share of each move's time the exact
     /// solver gets first, or `None` for no solver.
     pub solver: Option<f64>,
+    /// The MCTS player's [`MctsConfig::prior_weight`]: the weight of the learned pattern priors
+    /// in its tree, or `None` for no priors.
+    pub priors: Option<f64>,
 }
 
 impl Default for Settings {
@@ -305,6 +310,7 @@ impl Default for Settings {
             seed: 1,
             knowledge: Some(DEFAULT_KNOWLEDGE),
             solver: None,
+            priors: None,
         }
     }
 }
@@ -342,6 +348,7 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             seed: settings.seed,
             knowledge_after: settings.knowledge,
             solver_share: settings.solver,
+            prior_weight: settings.priors,
             ..MctsConfig::time(settings.time)
         })),
         PlayerKind::Strong => Box::new(StrongPlayer::new(StrongConfig::time(settings.time))),
@@ -701,13 +708,14 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] priors {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
                     s.seed,
                     s.knowledge.map_or("off".to_string(), |n| n.to_string()),
-                    s.solver.map_or("off".to_string(), |share| share.to_string())
+                    s.solver.map_or("off".to_string(), |share| share.to_string()),
+                    s.priors.map_or("off".to_string(), |weight| weight.to_string())
                 ));
             }
             ["player", name] => {
@@ -757,9 +765,22 @@ impl Engine {
                     )?),
                 };
             }
-            [name, _] if !["player", "time", "depth", "seed", "knowledge", "solver"].contains(&name) => {
+            ["priors", value] => {
+                settings.priors =
+                    match value {
+                        "off" | "none" => None,
+                        _ => {
+                            Some(value.parse().ok().filter(|w: &f64| w.is_finite() && *w > 0.0).ok_or_else(
+                                || format!("priors must be off or a weight above 0, not {value}"),
+                            )?)
+                        }
+                    };
+            }
+            [name, _]
+                if !["player", "time", "depth", "seed", "knowledge", "solver", "priors"].contains(&name) =>
+            {
                 return Err(format!(
-                    "unknown parameter: {name} (parameters: player, time, depth, seed, knowledge, solver)"
+                    "unknown parameter: {name} (parameters: player, time, depth, seed, knowledge, solver, priors)"
                 ));
             }
             _ => return Err("expected param_hex [NAME VALUE]".to_string()),

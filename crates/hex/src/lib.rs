@@ -30,6 +30,7 @@
 //! | [`solver`] | an exact solver: proof-set DFS, must-play pruning, virtual connections |
 //! | [`strong`] | the strong player: selective iterative-deepening alpha-beta on two-distance |
 //! | [`mcts`] | the MCTS player: UCT with RAVE and bridge-aware random playouts |
+//! | [`patterns`] | local patterns learned from self-play: move priors for the MCTS player |
 //! | [`gtp`] | the GTP engine behind the `hex-gtp` binary (HexGui/Benzene dialect) |
 //! | [`showboard`], [`parse_cell`], … | notation: cells `a1`, `swap-pieces`, Benzene's board |
 
@@ -43,6 +44,7 @@ pub mod gtp;
 pub mod heuristics;
 pub mod mcts;
 mod notation;
+pub mod patterns;
 mod player;
 pub mod players;
 mod rules;

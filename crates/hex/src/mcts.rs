@@ -83,6 +83,7 @@ use search_core::{Player, WallClock};
 use crate::board::{Cell, Color, HexMove, Position};
 use crate::bridge_chain::{ProvedWin, proved_win};
 use crate::heuristics::{Critical, critical_cell};
+use crate::patterns::{PatternGrid, PatternWeights};
 use crate::rules::HexGame;
 use crate::solver::{Analysis, MAX_SOLVER_SIZE, SolveError, Solver, SolverConfig, Verdict};
 
@@ -307,6 +308,10 @@ pub struct MctsConfig {
     /// its table from move to move. `None`, or a player without a time limit: no solver. Boards
     /// up to [`MAX_SOLVER_SIZE`] only.
     pub solver_share: Option<f64>,
+    /// The weight of the learned pattern priors ([`crate::patterns::PatternWeights::shipped`])
+    /// in the tree's progressive bias (see [`search_core::mcts::Config::prior_weight`]);
+    /// `None`: no priors.
+    pub prior_weight: Option<f64>,
 }
 
 impl MctsConfig {
@@ -335,6 +340,7 @@ impl Default for MctsConfig {
             bridge_replies: true,
             knowledge_after: None,
             solver_share: None,
+            prior_weight: None,
         }
     }
 }
@@ -400,6 +406,34 @@ impl Knowledge<HexGame> for SolverKnowledge {
             // The swap still available: nothing known.
             Err(_) => Insight::Nothing,
         }
+    }
+}
+
+/// What the player's tree search knows: the solver's analysis if it is on, and the pattern
+/// priors if they are.
+struct TreeKnowledge<'a> {
+    solver: Option<&'a mut SolverKnowledge>,
+    patterns: Option<&'static PatternWeights>,
+}
+
+impl Knowledge<HexGame> for TreeKnowledge<'_> {
+    fn analyse(&mut self, game: &HexGame, state: &Position, moves: &[HexMove]) -> Insight<HexMove> {
+        match &mut self.solver {
+            Some(solver) => solver.analyse(game, state, moves),
+            None => Insight::Nothing,
+        }
+    }
+
+    fn priors(&mut self, _: &HexGame, state: &Position, moves: &[HexMove], priors: &mut [f32]) -> bool {
+        let Some(weights) = self.patterns else { return false };
+        let grid = PatternGrid::new(state);
+        for (prior, mv) in priors.iter_mut().zip(moves) {
+            *prior = match *mv {
+                HexMove::Place(cell) => weights.gamma(grid.code(cell)),
+                HexMove::Swap => 1.0,
+            };
+        }
+        true
     }
 }
 
@@ -523,18 +557,16 @@ impl MctsPlayer {
             // The same seed gives different playouts in different positions.
             seed: self.config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ position.hash(),
             knowledge_after: self.config.knowledge_after,
+            prior_weight: self.config.prior_weight.unwrap_or(0.0),
         };
         let game = HexGame::new(position.size());
         let clock = WallClock::start();
-        let found = if self.config.knowledge_after.is_some() {
-            mcts::search_with_knowledge(
-                &game,
-                position,
-                &mut self.playout,
-                &mut self.knowledge,
-                &config,
-                &clock,
-            )
+        let found = if self.config.knowledge_after.is_some() || self.config.prior_weight.is_some() {
+            let mut knowledge = TreeKnowledge {
+                solver: self.config.knowledge_after.is_some().then_some(&mut self.knowledge),
+                patterns: self.config.prior_weight.map(|_| PatternWeights::shipped()),
+            };
+            mcts::search_with_knowledge(&game, position, &mut self.playout, &mut knowledge, &config, &clock)
         } else {
             mcts::search_with_clock(&game, position, &mut self.playout, &config, &clock)
         };

@@ -328,7 +328,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver off"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver off\n[string] priors off"
     );
     ok(&mut e, "param_hex player RANDOM");
     ok(&mut e, "param_hex knowledge 1000");
@@ -336,13 +336,18 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     ok(&mut e, "param_hex time 0.25");
     ok(&mut e, "param_hex depth 5");
     ok(&mut e, "param_hex seed 42");
+    ok(&mut e, "param_hex priors 1.5");
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25"
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] priors 1.5"
     );
     ok(&mut e, "param_hex knowledge off");
     ok(&mut e, "param_hex solver none");
-    assert_eq!((e.settings().knowledge, e.settings().solver), (None, None));
+    ok(&mut e, "param_hex priors off");
+    assert_eq!((e.settings().knowledge, e.settings().solver, e.settings().priors), (None, None, None));
+    for bad in ["0", "-1", "inf", "NaN", "strong"] {
+        assert!(fails(&mut e, &format!("param_hex priors {bad}")).contains("priors must be off or"), "{bad}");
+    }
     for bad in ["-1", "many", "1.5"] {
         assert!(
             fails(&mut e, &format!("param_hex knowledge {bad}")).contains("knowledge must be off or"),
@@ -743,6 +748,7 @@ name
 [string] seed 1
 [string] knowledge 200
 [string] solver off
+[string] priors off
 
 ? unknown command: frobnicate
 

@@ -32,6 +32,14 @@
 //! proved moves ([`MoveStats::winner`]). Terminal positions whose reward is a clean win count as
 //! proved too.
 //!
+//! # Priors
+//!
+//! A [`Knowledge`] may also say, when a node gets its children, how promising each move looks
+//! ([`Knowledge::priors`]: in Hex, learned local patterns, as in MoHex 2.0). With
+//! [`Config::prior_weight`] `w` above zero, selection adds a progressive bias
+//! `w · p / √(n + 1)` to a move's value, where `p` is its prior as a share of its siblings' and
+//! `n` its visits: the bias steers the first visits and fades as the move's own statistics grow.
+//!
 //! # Chance nodes
 //!
 //! Not supported: [`search`] panics when it meets a [`ToMove::Chance`] state, in the tree or in
@@ -218,6 +226,9 @@ pub struct Config {
     /// With a [`Knowledge`], the visits after which a node's moves are pruned by it (the root's
     /// always are, before the search); `None`: the root only.
     pub knowledge_after: Option<u32>,
+    /// The weight `w` of the progressive bias `w · p / √(n + 1)` of [`Knowledge::priors`] (see
+    /// the [module docs](self)); `0.0`, the default, asks for no priors.
+    pub prior_weight: f64,
 }
 
 impl Config {
@@ -253,6 +264,7 @@ impl Default for Config {
             expand_after: 0,
             seed: 0,
             knowledge_after: None,
+            prior_weight: 0.0,
         }
     }
 }
@@ -337,6 +349,38 @@ pub trait Knowledge<G: Game> {
     /// certain, and drop only moves that are no better than some kept move (the proofs backed
     /// up count a node lost when every kept move is lost).
     fn analyse(&mut self, game: &G, state: &G::State, moves: &[G::Move]) -> Insight<G::Move>;
+
+    /// How promising each of `moves` looks at `state`, asked once per node when it gets its
+    /// children if [`Config::prior_weight`] is above zero: write a weight (any number `>= 0`;
+    /// the search divides each by their sum) into `priors[i]` for `moves[i]` and return `true`,
+    /// or return `false` (the default) for no priors at this node.
+    ///
+    /// # Examples
+    ///
+    /// A knowledge that likes taking few stones:
+    ///
+    /// ```
+    /// use search_core::Game;
+    /// use search_core::mcts::{Insight, Knowledge};
+    ///
+    /// struct Modest;
+    ///
+    /// impl<G: Game<Move = u32>> Knowledge<G> for Modest {
+    ///     fn analyse(&mut self, _: &G, _: &G::State, _: &[u32]) -> Insight<u32> {
+    ///         Insight::Nothing
+    ///     }
+    ///     fn priors(&mut self, _: &G, _: &G::State, moves: &[u32], priors: &mut [f32]) -> bool {
+    ///         for (prior, &take) in priors.iter_mut().zip(moves) {
+    ///             *prior = 1.0 / take as f32;
+    ///         }
+    ///         true
+    ///     }
+    /// }
+    /// ```
+    fn priors(&mut self, game: &G, state: &G::State, moves: &[G::Move], priors: &mut [f32]) -> bool {
+        let _ = (game, state, moves, priors);
+        false
+    }
 }
 
 /// No knowledge: every move is searched.
@@ -360,6 +404,8 @@ struct Node<M> {
     pruned: bool,
     /// The winner of this node's state, once proved.
     solved: Option<Player>,
+    /// The move's share of its siblings' priors (0 without priors).
+    prior: f32,
     visits: u32,
     wins: f64,
     amaf_visits: u32,
@@ -377,6 +423,7 @@ impl<M> Node<M> {
             refined: false,
             pruned: false,
             solved: None,
+            prior: 0.0,
             visits: 0,
             wins: 0.0,
             amaf_visits: 0,
@@ -487,12 +534,13 @@ pub fn search_with_knowledge<G: Game, P: Playout<G>, K: Knowledge<G> + ?Sized, C
         trace: Vec::new(),
         marks: Vec::new(),
         stamp: 0,
+        priors: Vec::new(),
     };
     let rave = config.rave.is_some() && game.move_space() > 0;
     if rave {
         search.marks = vec![0; MAX_PLAYERS * game.move_space()];
     }
-    search.expand(0, state);
+    search.expand(0, state, knowledge);
     search.refine(0, state, knowledge);
     let mut iterations = 0;
     if search.nodes[0].children > 0 {
@@ -529,11 +577,14 @@ struct Search<'a, G: Game> {
     /// the part of the current iteration seen so far (RAVE only).
     marks: Vec<u32>,
     stamp: u32,
+    /// Scratch for the priors of a node's moves.
+    priors: Vec<f32>,
 }
 
 impl<G: Game> Search<'_, G> {
-    /// Gives `node`, at `state`, its children (none at a terminal state).
-    fn expand(&mut self, node: usize, state: &G::State) {
+    /// Gives `node`, at `state`, its children (none at a terminal state), with their priors if
+    /// the search asks for them.
+    fn expand<K: Knowledge<G> + ?Sized>(&mut self, node: usize, state: &G::State, knowledge: &mut K) {
         let mut moves = MoveList::new();
         let mover = match self.game.to_move(state) {
             ToMove::Terminal => 0,
@@ -550,6 +601,19 @@ impl<G: Game> Search<'_, G> {
         n.first_child = first;
         n.children = moves.len() as u32;
         n.expanded = true;
+        if self.config.prior_weight > 0.0 && !moves.is_empty() {
+            self.priors.clear();
+            self.priors.resize(moves.len(), 0.0);
+            if knowledge.priors(self.game, state, &moves, &mut self.priors) {
+                let total: f32 = self.priors.iter().map(|p| p.max(0.0)).sum();
+                if total > 0.0 && total.is_finite() {
+                    let children = &mut self.nodes[first as usize..first as usize + moves.len()];
+                    for (child, prior) in children.iter_mut().zip(&self.priors) {
+                        child.prior = prior.max(0.0) / total;
+                    }
+                }
+            }
+        }
     }
 
     /// Asks `knowledge` for the moves of `node`, at `state`, worth searching, and marks the
@@ -612,7 +676,10 @@ impl<G: Game> Search<'_, G> {
                 _ if child.visits == 0 => return i,
                 _ => child.mean(),
             };
-            let score = value + self.config.exploration * (log_n / n.max(1.0)).sqrt();
+            let mut score = value + self.config.exploration * (log_n / n.max(1.0)).sqrt();
+            if self.config.prior_weight > 0.0 {
+                score += self.config.prior_weight * f64::from(child.prior) / (n + 1.0).sqrt();
+            }
             if lost {
                 if score > best_lost.1 {
                     best_lost = (i, score);
@@ -642,7 +709,7 @@ impl<G: Game> Search<'_, G> {
                 if self.nodes[node].visits < self.config.expand_after {
                     break;
                 }
-                self.expand(node, &state);
+                self.expand(node, &state, knowledge);
             }
             if self.nodes[node].solved.is_some() || self.nodes[node].children == 0 {
                 break;

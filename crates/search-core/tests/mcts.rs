@@ -287,3 +287,84 @@ fn terminal_wins_alone_prove_small_trees_exactly() {
         }
     }
 }
+
+/// Priors from the minimax oracle: a move keeping the state's value gets `good`, the others 1;
+/// counts its calls, and gives no priors unless `give`. It prunes nothing.
+struct OraclePriors<'a> {
+    tree: &'a Tree,
+    good: f32,
+    give: bool,
+    calls: u32,
+}
+
+impl mcts::Knowledge<Tree> for OraclePriors<'_> {
+    fn analyse(&mut self, _: &Tree, _: &NodeId, _: &[u32]) -> Insight<u32> {
+        Insight::Nothing
+    }
+
+    fn priors(&mut self, tree: &Tree, state: &NodeId, moves: &[u32], priors: &mut [f32]) -> bool {
+        self.calls += 1;
+        if !self.give {
+            return false;
+        }
+        let value = value_for_player0(self.tree, *state);
+        for (prior, &mv) in priors.iter_mut().zip(moves) {
+            *prior = if value_for_player0(tree, tree.play(state, mv)) == value { self.good } else { 1.0 };
+        }
+        true
+    }
+}
+
+#[test]
+fn priors_are_asked_only_with_a_weight_and_none_given_change_nothing() {
+    for seed in 0..20 {
+        let (tree, root) = win_loss_tree(seed);
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        let clock = search_core::WallClock::start();
+        let config = Config::iterations(400).with_rave(50.0).with_seed(seed);
+        let plain = mcts::search(&tree, &root, &mut playout, &config);
+        // Without a weight the priors are never asked for.
+        let mut priors = OraclePriors { tree: &tree, good: 5.0, give: true, calls: 0 };
+        let found = mcts::search_with_knowledge(&tree, &root, &mut playout, &mut priors, &config, &clock);
+        assert_eq!(priors.calls, 0);
+        assert_eq!((plain.best_move, &plain.moves), (found.best_move, &found.moves));
+        // A knowledge that declines to give priors leaves the search as it was.
+        let mut flat = OraclePriors { tree: &tree, good: 5.0, give: false, calls: 0 };
+        let weighted = Config { prior_weight: 2.0, ..config };
+        let found = mcts::search_with_knowledge(&tree, &root, &mut playout, &mut flat, &weighted, &clock);
+        assert!(flat.calls >= 1, "seed {seed}: the root's priors are asked for");
+        assert_eq!((plain.best_move, &plain.moves), (found.best_move, &found.moves), "seed {seed}");
+    }
+}
+
+#[test]
+fn good_priors_steer_the_first_visits_to_the_right_moves() {
+    // With few iterations, priors naming the minimax moves put more of the root's visits on
+    // them than the plain search does, summed over many trees.
+    let (mut plain_share, mut prior_share) = (0.0, 0.0);
+    for seed in 0..40 {
+        let (tree, root) = win_loss_tree(seed);
+        let root_value = value_for_player0(&tree, root);
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        let clock = search_core::WallClock::start();
+        let config = Config::iterations(30).with_seed(seed);
+        let share = |found: &mcts::MctsResult<u32>| {
+            let good: u32 = found
+                .moves
+                .iter()
+                .filter(|m| value_for_player0(&tree, tree.play(&root, m.mv)) == root_value)
+                .map(|m| m.visits)
+                .sum();
+            f64::from(good) / f64::from(found.moves.iter().map(|m| m.visits).sum::<u32>().max(1))
+        };
+        plain_share += share(&mcts::search(&tree, &root, &mut playout, &config));
+        let mut priors = OraclePriors { tree: &tree, good: 20.0, give: true, calls: 0 };
+        let weighted = Config { prior_weight: 5.0, ..config };
+        prior_share +=
+            share(&mcts::search_with_knowledge(&tree, &root, &mut playout, &mut priors, &weighted, &clock));
+    }
+    assert!(
+        prior_share > plain_share + 2.0,
+        "with priors {prior_share:.2}, without {plain_share:.2} (of 40)"
+    );
+}

@@ -1,0 +1,661 @@
+//! Local patterns learned from games: how likely a strong player is to play an empty cell, judged
+//! from the twelve cells around it (MoHex 2.0's move priors, learned here by our own code from
+//! our own games).
+//!
+//! # The pattern of a cell
+//!
+//! [`pattern`] reads the six neighbours of an empty cell and the six cells that form a bridge
+//! with it, each as empty, the mover's stone, the opponent's stone, or off the board. Off the
+//! board counts as a stone of the side whose edge it is (an edge connects like a row of stones);
+//! a cell beyond two edges at once, off a corner, has a state of its own. The board is first seen
+//! from the player to move: when White is to move it is mirrored in the long diagonal with the
+//! colours swapped ([`Position::mirrored`]), so a pattern means the same thing for both sides.
+//! Hex is also symmetric under a half turn of the board, so a pattern and its half turn are one
+//! code (the smaller of the two).
+//!
+//! # Weights
+//!
+//! [`PatternWeights`] gives each pattern a strength γ; a cell's prior is its γ over the sum of
+//! the γ of every empty cell (the generalised Bradley–Terry model of Coulom's "Computing Elo
+//! Ratings of Move Patterns in the Game of Go", 2007). [`PatternWeights::learn`] fits the γ to
+//! samples of chosen moves by minorization–maximization, with one virtual win and one virtual
+//! loss against a γ of 1 for each pattern, so a pattern seen rarely stays near 1, which is also
+//! the strength of a pattern never seen. [`PatternWeights::shipped`] are weights learned from our
+//! own MCTS player's self-play (`cargo xtask hex-patterns` regenerates them); the player uses them
+//! as priors in its tree ([`crate::mcts::MctsConfig::prior_weight`]).
+//!
+//! # Examples
+//!
+//! ```
+//! use hex::patterns::{PatternWeights, pattern};
+//! use hex::{Cell, Position};
+//!
+//! let start = Position::new(9).unwrap();
+//! let weights = PatternWeights::shipped();
+//! let corner = weights.gamma(pattern(&start, Cell::new(0, 0)));
+//! let centre = weights.gamma(pattern(&start, Cell::new(4, 4)));
+//! assert!(centre > corner);
+//! ```
+
+use std::fmt::Write as _;
+use std::sync::OnceLock;
+
+use crate::board::{Cell, Color, Position};
+
+/// The cells a pattern reads.
+pub const PATTERN_CELLS: usize = 12;
+
+/// The offsets `(row, column)` of the cells a pattern reads: the six neighbours in ring order,
+/// then the six bridge cells, the `k`-th between neighbours `k` and `k + 1`. A half turn maps
+/// place `k` of each group to place `k + 3`.
+const OFFSETS: [(i8, i8); PATTERN_CELLS] = [
+    (-1, 0),
+    (-1, 1),
+    (0, 1),
+    (1, 0),
+    (1, -1),
+    (0, -1),
+    (-2, 1),
+    (-1, 2),
+    (1, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -1),
+];
+
+/// The state of a cell in a pattern: empty.
+const EMPTY: u32 = 0;
+/// The player to move's stone, or their edge.
+const MINE: u32 = 1;
+/// The opponent's stone, or their edge.
+const THEIRS: u32 = 2;
+/// Off the board beyond both edges (off a corner).
+const CORNER: u32 = 3;
+
+/// The pattern code of an empty `cell` of `position` for the player to move (see the
+/// [module docs](self)): two bits per cell read, the same for a pattern and its half turn.
+///
+/// # Panics
+/// If `cell` is off the board.
+///
+/// # Examples
+///
+/// ```
+/// use hex::patterns::pattern;
+/// use hex::{Cell, Position};
+///
+/// // The half turn of the empty board maps the corner a1 to the corner opposite.
+/// let start = Position::new(5).unwrap();
+/// assert_eq!(pattern(&start, Cell::new(0, 0)), pattern(&start, Cell::new(4, 4)));
+/// assert_ne!(pattern(&start, Cell::new(0, 0)), pattern(&start, Cell::new(2, 2)));
+/// ```
+pub fn pattern(position: &Position, cell: Cell) -> u32 {
+    PatternGrid::new(position).code(cell)
+}
+
+/// A position seen from the player to move, with a border two cells wide standing for the
+/// edges, so that [`PatternGrid::code`] reads any cell's pattern with twelve fixed offsets.
+/// Build one per position when many cells' patterns are needed.
+///
+/// # Examples
+///
+/// ```
+/// use hex::patterns::{PatternGrid, pattern};
+/// use hex::{Cell, Position};
+///
+/// let start = Position::new(7).unwrap();
+/// let grid = PatternGrid::new(&start);
+/// assert_eq!(grid.code(Cell::new(2, 5)), pattern(&start, Cell::new(2, 5)));
+/// ```
+#[derive(Clone, Debug)]
+pub struct PatternGrid {
+    me: Color,
+    size: u8,
+    stride: usize,
+    /// States ([`EMPTY`], [`MINE`], …) of the mover's view, border included, row by row.
+    states: Vec<u8>,
+    /// The offsets of [`OFFSETS`] in `states`.
+    offsets: [isize; PATTERN_CELLS],
+}
+
+impl PatternGrid {
+    /// The grid of `position`, seen from its player to move.
+    pub fn new(position: &Position) -> PatternGrid {
+        let board = position.board();
+        let me = position.to_move();
+        let n = i16::from(board.size());
+        let stride = usize::from(board.size()) + 4;
+        let mut states = Vec::with_capacity(stride * stride);
+        for r in -2..n + 2 {
+            for c in -2..n + 2 {
+                let state = match ((0..n).contains(&r), (0..n).contains(&c)) {
+                    // Past the top or bottom of the mover's view: the mover's own edge.
+                    (false, true) => MINE,
+                    (true, false) => THEIRS,
+                    (false, false) => CORNER,
+                    (true, true) => {
+                        let real = match me {
+                            Color::Black => Cell::new(r as u8, c as u8),
+                            Color::White => Cell::new(c as u8, r as u8),
+                        };
+                        match board.get(real) {
+                            None => EMPTY,
+                            Some(colour) if colour == me => MINE,
+                            Some(_) => THEIRS,
+                        }
+                    }
+                };
+                states.push(state as u8);
+            }
+        }
+        let offsets = OFFSETS.map(|(dr, dc)| isize::from(dr) * stride as isize + isize::from(dc));
+        PatternGrid { me, size: board.size(), stride, states, offsets }
+    }
+
+    /// The pattern code of `cell` (see [`pattern`]).
+    ///
+    /// # Panics
+    /// If `cell` is off the board.
+    pub fn code(&self, cell: Cell) -> u32 {
+        assert!(cell.row < self.size && cell.col < self.size, "{cell} is off a {0}x{0} board", self.size);
+        // White's view is the board mirrored in the long diagonal.
+        let (r, c) = match self.me {
+            Color::Black => (cell.row, cell.col),
+            Color::White => (cell.col, cell.row),
+        };
+        let centre = (usize::from(r) + 2) * self.stride + usize::from(c) + 2;
+        let mut code = 0;
+        for (k, &offset) in self.offsets.iter().enumerate() {
+            let state = self.states[centre.wrapping_add_signed(offset)];
+            code |= u32::from(state) << (2 * k);
+        }
+        code.min(half_turn(code))
+    }
+}
+
+/// The code of a pattern turned by half a turn: place `k` of each group of six goes to `k + 3`,
+/// which rotates each 12-bit group by 6 bits.
+fn half_turn(code: u32) -> u32 {
+    let turn = |group: u32| ((group << 6) | (group >> 6)) & 0xFFF;
+    turn(code & 0xFFF) | (turn(code >> 12) << 12)
+}
+
+/// One move of a game: the patterns of every empty cell (the candidates) and which was played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sample {
+    /// The pattern of each empty cell.
+    pub candidates: Vec<u32>,
+    /// The index in `candidates` of the cell played.
+    pub chosen: usize,
+}
+
+impl Sample {
+    /// The sample of `cell` played at `position`, or `None` if `cell` is not an empty cell of
+    /// the board.
+    pub fn new(position: &Position, cell: Cell) -> Option<Sample> {
+        let board = position.board();
+        if !board.contains(cell) || board.get(cell).is_some() {
+            return None;
+        }
+        let grid = PatternGrid::new(position);
+        let mut chosen = 0;
+        let candidates = board
+            .empty_cells()
+            .enumerate()
+            .map(|(i, empty)| {
+                if empty == cell {
+                    chosen = i;
+                }
+                grid.code(empty)
+            })
+            .collect();
+        Some(Sample { candidates, chosen })
+    }
+}
+
+/// What went wrong reading a weights file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PatternError {
+    /// The first line is not the format's header.
+    #[error("not a pattern weights file: the first line must be {HEADER:?}")]
+    Header,
+    /// A line is not `CODE GAMMA` with a hexadecimal code below 2^24 and a positive, finite γ.
+    #[error("line {line}: expected a hexadecimal pattern code and a positive strength, not {text:?}")]
+    Line {
+        /// The line number, from 1.
+        line: usize,
+        /// The line.
+        text: String,
+    },
+    /// A code appears twice.
+    #[error("line {line}: pattern {code:06x} appears twice")]
+    Duplicate {
+        /// The line number, from 1.
+        line: usize,
+        /// The code.
+        code: u32,
+    },
+}
+
+/// The first line of a weights file.
+const HEADER: &str = "hex-patterns 1";
+
+/// The weights shipped with the crate (see [`PatternWeights::shipped`]).
+const SHIPPED: &str = include_str!("../data/patterns.txt");
+
+/// The settings of [`PatternWeights::learn`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LearnConfig {
+    /// Minorization–maximization rounds.
+    pub rounds: usize,
+    /// Patterns seen as a candidate fewer times than this are left out of the result (their γ
+    /// stays the default 1).
+    pub min_count: u32,
+}
+
+impl Default for LearnConfig {
+    /// 30 rounds; patterns seen at least 5 times are kept.
+    fn default() -> Self {
+        LearnConfig { rounds: 30, min_count: 5 }
+    }
+}
+
+/// Pattern strengths γ (see the [module docs](self)), in an open-addressing table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternWeights {
+    /// `(code, γ)` slots; an empty slot has the code [`NO_CODE`].
+    slots: Vec<(u32, f32)>,
+    /// `64 − log2(slots.len())`.
+    shift: u32,
+    len: usize,
+}
+
+/// The code of an empty slot (pattern codes use 24 bits).
+const NO_CODE: u32 = u32::MAX;
+
+impl PatternWeights {
+    /// Weights with these `(code, γ)` pairs; codes are taken as given (canonical codes are the
+    /// ones [`pattern`] gives).
+    pub fn from_pairs(pairs: impl IntoIterator<Item = (u32, f32)>) -> PatternWeights {
+        let pairs: Vec<(u32, f32)> = pairs.into_iter().collect();
+        let capacity = (pairs.len() * 2).next_power_of_two().max(16);
+        let mut weights = PatternWeights {
+            slots: vec![(NO_CODE, 1.0); capacity],
+            shift: 64 - capacity.trailing_zeros(),
+            len: 0,
+        };
+        for (code, gamma) in pairs {
+            let slot = weights.slot(code);
+            if weights.slots[slot].0 == NO_CODE {
+                weights.len += 1;
+            }
+            weights.slots[slot] = (code, gamma);
+        }
+        weights
+    }
+
+    /// The slot holding `code`, or the empty slot where it would go.
+    fn slot(&self, code: u32) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = ((u64::from(code).wrapping_mul(0x9E37_79B9_7F4A_7C15)) >> self.shift) as usize;
+        loop {
+            let here = self.slots[i].0;
+            if here == code || here == NO_CODE {
+                return i;
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// The strength of pattern `code`: 1 for a pattern the weights do not hold.
+    pub fn gamma(&self, code: u32) -> f32 {
+        self.slots[self.slot(code)].1
+    }
+
+    /// The number of patterns held.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no pattern is held (every γ is 1).
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The weights learned from our own self-play and shipped with the crate, read once.
+    pub fn shipped() -> &'static PatternWeights {
+        static WEIGHTS: OnceLock<PatternWeights> = OnceLock::new();
+        WEIGHTS.get_or_init(|| {
+            PatternWeights::parse(SHIPPED).expect("the shipped pattern weights are well formed")
+        })
+    }
+
+    /// Reads weights from the text of a weights file: the header line `hex-patterns 1`, then
+    /// one pattern a line as a hexadecimal code and its γ; `#` starts a comment.
+    ///
+    /// # Errors
+    /// A missing header, a malformed line or a code given twice.
+    ///
+    /// ```
+    /// use hex::patterns::{PatternError, PatternWeights};
+    ///
+    /// let weights = PatternWeights::parse("hex-patterns 1\n# a comment\n00a4 2.5\n").unwrap();
+    /// assert_eq!(weights.gamma(0xa4), 2.5);
+    /// assert_eq!(weights.gamma(0xa5), 1.0);
+    /// assert_eq!(PatternWeights::parse("00a4 2.5"), Err(PatternError::Header));
+    /// assert!(PatternWeights::parse("hex-patterns 1\n00a4 -1\n").is_err());
+    /// ```
+    pub fn parse(text: &str) -> Result<PatternWeights, PatternError> {
+        let mut lines = text.lines().enumerate();
+        match lines.next() {
+            Some((_, first)) if first.trim() == HEADER => {}
+            _ => return Err(PatternError::Header),
+        }
+        let mut pairs = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for (i, raw) in lines {
+            let text = raw.split('#').next().unwrap_or("").trim();
+            if text.is_empty() {
+                continue;
+            }
+            let bad = || PatternError::Line { line: i + 1, text: raw.to_string() };
+            let mut fields = text.split_whitespace();
+            let (Some(code), Some(gamma), None) = (fields.next(), fields.next(), fields.next()) else {
+                return Err(bad());
+            };
+            let code = u32::from_str_radix(code, 16).ok().filter(|&c| c < 1 << 24).ok_or_else(bad)?;
+            let gamma = gamma.parse::<f32>().ok().filter(|g| g.is_finite() && *g > 0.0).ok_or_else(bad)?;
+            if !seen.insert(code) {
+                return Err(PatternError::Duplicate { line: i + 1, code });
+            }
+            pairs.push((code, gamma));
+        }
+        Ok(PatternWeights::from_pairs(pairs))
+    }
+
+    /// The weights as the text [`PatternWeights::parse`] reads, patterns in code order.
+    pub fn to_text(&self) -> String {
+        let mut pairs: Vec<(u32, f32)> =
+            self.slots.iter().copied().filter(|&(code, _)| code != NO_CODE).collect();
+        pairs.sort_unstable_by_key(|&(code, _)| code);
+        let mut text = format!("{HEADER}\n");
+        for (code, gamma) in pairs {
+            writeln!(text, "{code:06x} {gamma:.4}").expect("writing to a string");
+        }
+        text
+    }
+
+    /// The γ of every empty cell of `cells` at `position`, into `out` (one each).
+    pub fn cell_gammas(
+        &self,
+        position: &Position,
+        cells: impl IntoIterator<Item = Cell>,
+        out: &mut Vec<f32>,
+    ) {
+        let grid = PatternGrid::new(position);
+        out.clear();
+        out.extend(cells.into_iter().map(|cell| self.gamma(grid.code(cell))));
+    }
+
+    /// Fits the γ of every pattern to `samples` by minorization–maximization (see the
+    /// [module docs](self)).
+    ///
+    /// ```
+    /// use hex::patterns::{LearnConfig, PatternWeights, Sample};
+    ///
+    /// // Pattern 7 is chosen over pattern 9 three times out of four.
+    /// let mut samples = vec![Sample { candidates: vec![7, 9], chosen: 0 }; 30];
+    /// samples.extend(vec![Sample { candidates: vec![7, 9], chosen: 1 }; 10]);
+    /// let weights = PatternWeights::learn(&samples, &LearnConfig { rounds: 50, min_count: 1 });
+    /// let ratio = weights.gamma(7) / weights.gamma(9);
+    /// assert!((2.5..3.1).contains(&ratio), "{ratio}");
+    /// ```
+    pub fn learn(samples: &[Sample], config: &LearnConfig) -> PatternWeights {
+        // Patterns by dense index, with their win and candidate counts.
+        let mut index = std::collections::HashMap::new();
+        let mut codes = Vec::new();
+        let mut flat: Vec<Vec<u32>> = Vec::with_capacity(samples.len());
+        for sample in samples {
+            flat.push(
+                sample
+                    .candidates
+                    .iter()
+                    .map(|&code| {
+                        *index.entry(code).or_insert_with(|| {
+                            codes.push(code);
+                            codes.len() as u32 - 1
+                        })
+                    })
+                    .collect(),
+            );
+        }
+        let mut wins = vec![0.0f64; codes.len()];
+        let mut seen = vec![0u32; codes.len()];
+        for (sample, ids) in samples.iter().zip(&flat) {
+            if let Some(&chosen) = ids.get(sample.chosen) {
+                wins[chosen as usize] += 1.0;
+            }
+            for &id in ids {
+                seen[id as usize] += 1;
+            }
+        }
+        let mut gamma = vec![1.0f64; codes.len()];
+        let mut denominators = vec![0.0f64; codes.len()];
+        for _ in 0..config.rounds {
+            denominators.fill(0.0);
+            for (sample, ids) in samples.iter().zip(&flat) {
+                if sample.chosen >= ids.len() {
+                    continue;
+                }
+                let total: f64 = ids.iter().map(|&id| gamma[id as usize]).sum();
+                for &id in ids {
+                    denominators[id as usize] += 1.0 / total;
+                }
+            }
+            for (g, (&w, &d)) in gamma.iter_mut().zip(wins.iter().zip(&denominators)) {
+                // One virtual win and one virtual loss against a pattern of strength 1.
+                *g = (w + 1.0) / (d + 2.0 / (*g + 1.0));
+            }
+        }
+        PatternWeights::from_pairs(
+            codes
+                .iter()
+                .zip(&gamma)
+                .zip(&seen)
+                .filter(|&(_, &count)| count >= config.min_count)
+                .map(|((&code, &g), _)| (code, g as f32)),
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::HexMove;
+
+    fn play(position: &Position, moves: &[&str]) -> Position {
+        moves.iter().fold(*position, |p, m| {
+            let cell = crate::parse_cell(m, p.size()).unwrap();
+            p.play(HexMove::Place(cell)).unwrap()
+        })
+    }
+
+    /// The pattern read cell by cell from the board, as the module docs say: the oracle of the
+    /// grid.
+    fn pattern_by_hand(position: &Position, cell: Cell) -> u32 {
+        let board = position.board();
+        let me = position.to_move();
+        let n = i16::from(board.size());
+        let view = |cell: Cell| match me {
+            Color::Black => cell,
+            Color::White => cell.transpose(),
+        };
+        let centre = view(cell);
+        let mut code = 0;
+        for (k, &(dr, dc)) in OFFSETS.iter().enumerate() {
+            let (r, c) = (i16::from(centre.row) + i16::from(dr), i16::from(centre.col) + i16::from(dc));
+            let state = match ((0..n).contains(&r), (0..n).contains(&c)) {
+                (false, true) => MINE,
+                (true, false) => THEIRS,
+                (false, false) => CORNER,
+                (true, true) => match board.get(view(Cell::new(r as u8, c as u8))) {
+                    None => EMPTY,
+                    Some(colour) if colour == me => MINE,
+                    Some(_) => THEIRS,
+                },
+            };
+            code |= state << (2 * k);
+        }
+        code.min(half_turn(code))
+    }
+
+    #[test]
+    fn the_grid_reads_what_the_board_shows() {
+        use rand::{RngExt, SeedableRng};
+        let mut rng = rand_xoshiro::Xoshiro256PlusPlus::seed_from_u64(5);
+        for size in [1u8, 2, 3, 5, 8, 11] {
+            for _ in 0..20 {
+                let mut position = Position::new(u32::from(size)).unwrap();
+                let stones = rng.random_range(0..=usize::from(size) * usize::from(size) / 2);
+                for _ in 0..stones {
+                    let empty: Vec<Cell> = position.board().empty_cells().collect();
+                    let cell = empty[rng.random_range(0..empty.len())];
+                    position = position.play_unchecked(HexMove::Place(cell));
+                }
+                let grid = PatternGrid::new(&position);
+                for cell in position.board().cells() {
+                    assert_eq!(grid.code(cell), pattern_by_hand(&position, cell), "{cell} of {position:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn half_turn_is_an_involution_and_matches_the_board() {
+        for code in [0u32, 1, 0x123456, 0xFFFFFF, 0xA5A5A5] {
+            assert_eq!(half_turn(half_turn(code)), code);
+        }
+        // The board turned by half a turn gives every cell the code of its image.
+        let position = play(&Position::new(7).unwrap(), &["c3", "d5", "e2", "b6"]);
+        let mut turned = hex::Board::new(7).unwrap();
+        for cell in position.board().cells() {
+            turned.set(Cell::new(6 - cell.row, 6 - cell.col), position.board().get(cell));
+        }
+        let turned = Position::from_board(turned, position.to_move());
+        for cell in position.board().empty_cells() {
+            assert_eq!(
+                pattern(&position, cell),
+                pattern(&turned, Cell::new(6 - cell.row, 6 - cell.col)),
+                "{cell}"
+            );
+        }
+    }
+
+    use crate as hex;
+
+    #[test]
+    fn both_colours_see_the_same_pattern_in_the_mirror() {
+        let position = play(&Position::new(6).unwrap(), &["b2", "c4", "e3"]);
+        let mirror = position.mirrored();
+        assert_ne!(position.to_move(), mirror.to_move());
+        for cell in position.board().empty_cells() {
+            assert_eq!(pattern(&position, cell), pattern(&mirror, cell.transpose()), "{cell}");
+        }
+    }
+
+    #[test]
+    fn edges_belong_to_their_owner() {
+        // On the top row, Black (to move) sees its own edge above; White sees it on its left.
+        let start = Position::new(5).unwrap();
+        let code = pattern(&start, Cell::new(0, 2));
+        let above = |code: u32| code & 3;
+        let turned = half_turn(code);
+        // The neighbour above (place 0) is the mover's edge, in the code or its half turn.
+        assert!(above(code) == MINE || above(turned) == MINE);
+        let white = play(&start, &["a1"]);
+        let code = pattern(&white, Cell::new(2, 0)); // Column 0 is White's own edge.
+        assert!(above(code) == MINE || above(half_turn(code)) == MINE);
+        // A corner cell reads the cell off both edges as a corner.
+        let corner = pattern(&start, Cell::new(0, 0));
+        assert!((0..PATTERN_CELLS).any(|k| (corner >> (2 * k)) & 3 == CORNER));
+    }
+
+    #[test]
+    fn stones_are_read_as_mine_or_theirs() {
+        // Black at d4; White to move looks at e4, far enough from every edge to see none.
+        let position = play(&Position::new(7).unwrap(), &["d4"]);
+        let states = |position: &Position| {
+            let code = pattern(position, Cell::new(3, 4));
+            (0..PATTERN_CELLS).map(|k| (code >> (2 * k)) & 3).collect::<Vec<u32>>()
+        };
+        assert_eq!(states(&position).iter().filter(|&&s| s == THEIRS).count(), 1);
+        assert_eq!(states(&position).iter().filter(|&&s| s != THEIRS).count(), 11);
+        assert!(states(&position).iter().all(|&s| s == THEIRS || s == EMPTY));
+        // White plays far away; now Black is to move and sees its own stone.
+        let black = play(&position, &["a7"]);
+        assert_eq!(states(&black).iter().filter(|&&s| s == MINE).count(), 1);
+        assert!(states(&black).iter().all(|&s| s == MINE || s == EMPTY));
+    }
+
+    #[test]
+    fn samples_name_the_cell_played() {
+        let position = play(&Position::new(4).unwrap(), &["b2"]);
+        let sample = Sample::new(&position, Cell::new(1, 2)).unwrap();
+        assert_eq!(sample.candidates.len(), 15);
+        assert_eq!(sample.candidates[sample.chosen], pattern(&position, Cell::new(1, 2)));
+        assert_eq!(Sample::new(&position, Cell::new(1, 1)), None);
+        assert_eq!(Sample::new(&position, Cell::new(4, 0)), None);
+    }
+
+    #[test]
+    fn text_round_trips_and_bad_files_are_refused() {
+        let weights = PatternWeights::from_pairs([(0x12, 0.5), (0xabcdef, 3.25), (0, 1.5)]);
+        let text = weights.to_text();
+        assert_eq!(PatternWeights::parse(&text).unwrap(), PatternWeights::parse(&text).unwrap());
+        let back = PatternWeights::parse(&text).unwrap();
+        assert_eq!((back.gamma(0x12), back.gamma(0xabcdef), back.gamma(0), back.len()), (0.5, 3.25, 1.5, 3));
+        assert_eq!(PatternWeights::parse(""), Err(PatternError::Header));
+        for bad in ["zz 1", "12", "12 1 3", "1000000 1", "12 0", "12 nan", "12 inf"] {
+            let err = PatternWeights::parse(&format!("{HEADER}\n{bad}\n")).unwrap_err();
+            assert_eq!(err, PatternError::Line { line: 2, text: bad.to_string() });
+        }
+        assert_eq!(
+            PatternWeights::parse(&format!("{HEADER}\n12 1\n12 2\n")),
+            Err(PatternError::Duplicate { line: 3, code: 0x12 })
+        );
+    }
+
+    #[test]
+    fn learning_orders_patterns_by_how_often_they_are_chosen() {
+        // Three patterns always offered together, chosen 60, 30 and 10 times: the γ follow.
+        let offer = vec![1, 2, 3];
+        let mut samples = Vec::new();
+        for (chosen, times) in [(0, 60), (1, 30), (2, 10)] {
+            samples.extend(std::iter::repeat_n(Sample { candidates: offer.clone(), chosen }, times));
+        }
+        let weights = PatternWeights::learn(&samples, &LearnConfig { rounds: 100, min_count: 1 });
+        let (a, b, c) = (weights.gamma(1), weights.gamma(2), weights.gamma(3));
+        assert!(a > b && b > c, "{a} {b} {c}");
+        // The shares are the maximum-likelihood ones, pulled a little towards 1 by the prior.
+        let share = a / (a + b + c);
+        assert!((0.55..0.62).contains(&share), "{share}");
+        // A pattern seen too rarely is left out.
+        let weights = PatternWeights::learn(&samples, &LearnConfig { rounds: 5, min_count: 101 });
+        assert!(weights.is_empty());
+    }
+
+    #[test]
+    fn shipped_weights_load_and_prefer_saving_a_bridge() {
+        let weights = PatternWeights::shipped();
+        assert!(weights.len() > 1_000, "{}", weights.len());
+        // Black's bridge c3–d4 has the carrier d3 and c4; White takes d3, and saving the
+        // bridge at c4 is among Black's three likeliest cells.
+        let position = play(&Position::new(9).unwrap(), &["c3", "a9", "d4", "d3"]);
+        let mut gammas = Vec::new();
+        let cells: Vec<Cell> = position.board().empty_cells().collect();
+        weights.cell_gammas(&position, cells.iter().copied(), &mut gammas);
+        let save = gammas[cells.iter().position(|&c| c == Cell::new(3, 2)).unwrap()];
+        let better = gammas.iter().filter(|&&g| g > save).count();
+        assert!(better < 3, "{better} cells look better than the save");
+    }
+}

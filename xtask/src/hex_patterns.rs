@@ -1,0 +1,192 @@
+//! `cargo xtask hex-patterns`: learns the Hex move-pattern weights ([`hex::patterns`]) from our
+//! own MCTS player's self-play, and reports how well they predict held-out moves.
+//!
+//! Game `k` of size `n` opens with a cell drawn from the seed, `n` and `k` (so the games do not
+//! all follow one line), then the MCTS player plays both sides with a fixed playout budget and a
+//! seed of its own per game: the run is the same on every machine and with any `--threads`. Every
+//! move the search chose becomes a sample (the cells that win or block at once are left out:
+//! they are not shape). One game in ten (`k % 10 == 9`) is held out: the weights are learned on
+//! the rest, and the share of held-out moves that the weights rank first is reported beside the
+//! share a uniform guess would get. The weights file is written with a comment naming the command.
+
+use std::path::PathBuf;
+
+use hex::mcts::{MctsConfig, MctsPlayer, MctsReason};
+use hex::patterns::{LearnConfig, PatternWeights, Sample};
+use hex::{Cell, HexMove, Position};
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+
+/// The weights file the crate ships.
+pub const DEFAULT_OUT: &str = "crates/hex/data/patterns.txt";
+
+/// What to play and learn.
+#[derive(Clone, Debug)]
+pub struct PatternOptions {
+    /// Board sizes.
+    pub sizes: Vec<u8>,
+    /// Games per size.
+    pub games: u64,
+    /// Playouts per move of the self-play player.
+    pub iterations: u64,
+    /// The seed of the openings and the players.
+    pub seed: u64,
+    /// Threads playing games at once.
+    pub threads: usize,
+    /// The self-play player's prior weight (`None`: no priors; `Some` plays with the weights
+    /// the crate ships, to learn a second generation from).
+    pub priors: Option<f64>,
+    /// The learning's settings.
+    pub learn: LearnConfig,
+    /// The weights file to write.
+    pub out: PathBuf,
+}
+
+/// What a run measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternReport {
+    /// Samples learned from.
+    pub train_samples: usize,
+    /// Held-out samples.
+    pub test_samples: usize,
+    /// Patterns in the weights written.
+    pub patterns: usize,
+    /// Share of held-out moves the weights rank first (ties shared).
+    pub top1: f64,
+    /// Share a uniform guess ranks first.
+    pub uniform: f64,
+    /// Seconds of self-play (wall).
+    pub play_seconds: f64,
+}
+
+/// The samples of one self-play game, and whether it is held out.
+fn play_game(options: &PatternOptions, size: u8, k: u64) -> (bool, Vec<Sample>) {
+    let seed = options.seed ^ (u64::from(size) << 40) ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut position = Position::new(u32::from(size)).expect("a board size the options checked");
+    let n = usize::from(size);
+    let first = Cell::from_id(rng.random_range(0..n * n), size);
+    position = position.play(HexMove::Place(first)).expect("an empty board takes any cell");
+    let mut player = MctsPlayer::new(MctsConfig {
+        seed,
+        knowledge_after: (size <= hex::solver::MAX_SOLVER_SIZE).then_some(hex::gtp::DEFAULT_KNOWLEDGE),
+        prior_weight: options.priors,
+        ..MctsConfig::iterations(options.iterations)
+    });
+    let mut samples = Vec::new();
+    while position.winner().is_none() {
+        let (mv, reason) = player.decide(&position);
+        if let (HexMove::Place(cell), MctsReason::Search | MctsReason::Solved) = (mv, reason)
+            && let Some(sample) = Sample::new(&position, cell)
+        {
+            samples.push(sample);
+        }
+        position = position.play(mv).expect("the player plays legal moves");
+    }
+    (k % 10 == 9, samples)
+}
+
+/// The share of `samples` whose chosen cell has the highest γ (a tie of `t` cells counts `1/t`),
+/// and the share a uniform guess would get.
+fn predict(weights: &PatternWeights, samples: &[Sample]) -> (f64, f64) {
+    let (mut hits, mut uniform) = (0.0, 0.0);
+    for sample in samples {
+        let gammas: Vec<f32> = sample.candidates.iter().map(|&code| weights.gamma(code)).collect();
+        let best = gammas.iter().copied().fold(f32::MIN, f32::max);
+        if gammas[sample.chosen] == best {
+            hits += 1.0 / gammas.iter().filter(|&&g| g == best).count() as f64;
+        }
+        uniform += 1.0 / sample.candidates.len() as f64;
+    }
+    let n = samples.len().max(1) as f64;
+    (hits / n, uniform / n)
+}
+
+/// Plays, learns and writes the weights.
+pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
+    if let Some(&bad) = options.sizes.iter().find(|&&s| !(3..=hex::MAX_SIZE).contains(&s)) {
+        return Err(format!("board sizes go from 3 to {}, not {bad}", hex::MAX_SIZE));
+    }
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| format!("cannot start {} threads: {e}", options.threads))?;
+    let started = std::time::Instant::now();
+    let jobs: Vec<(u8, u64)> =
+        options.sizes.iter().flat_map(|&size| (0..options.games).map(move |k| (size, k))).collect();
+    let games: Vec<(bool, Vec<Sample>)> =
+        pool.install(|| jobs.par_iter().map(|&(size, k)| play_game(options, size, k)).collect());
+    let play_seconds = started.elapsed().as_secs_f64();
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    for (held_out, samples) in games {
+        if held_out { test.extend(samples) } else { train.extend(samples) }
+    }
+    let weights = PatternWeights::learn(&train, &options.learn);
+    let (top1, uniform) = predict(&weights, &test);
+    let sizes: Vec<String> = options.sizes.iter().map(u8::to_string).collect();
+    let text = weights.to_text();
+    let (header, body) = text.split_once('\n').expect("the text starts with its header");
+    let priors = options.priors.map_or(String::new(), |w| format!(" --priors {w}"));
+    let file = format!(
+        "{header}\n# cargo xtask hex-patterns --sizes {} --games {} --iterations {} --seed {} \
+         --rounds {} --min-count {}{priors}\n# {} training samples; held-out top-1 {:.1} % \
+         (uniform {:.1} %)\n{body}",
+        sizes.join(","),
+        options.games,
+        options.iterations,
+        options.seed,
+        options.learn.rounds,
+        options.learn.min_count,
+        train.len(),
+        100.0 * top1,
+        100.0 * uniform,
+    );
+    if let Some(dir) = options.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    }
+    std::fs::write(&options.out, file).map_err(|e| format!("cannot write {}: {e}", options.out.display()))?;
+    Ok(PatternReport {
+        train_samples: train.len(),
+        test_samples: test.len(),
+        patterns: weights.len(),
+        top1,
+        uniform,
+        play_seconds,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn learns_from_a_few_small_games_and_is_seeded() {
+        let dir = std::env::temp_dir().join(format!("hex-patterns-test-{}", std::process::id()));
+        let options = PatternOptions {
+            sizes: vec![5],
+            games: 10,
+            iterations: 200,
+            seed: 4,
+            threads: 2,
+            priors: None,
+            learn: LearnConfig { rounds: 10, min_count: 1 },
+            out: dir.join("patterns.txt"),
+        };
+        let report = run(&options).unwrap();
+        assert!(report.train_samples > 20 && report.test_samples > 0, "{report:?}");
+        let text = std::fs::read_to_string(&options.out).unwrap();
+        let weights = PatternWeights::parse(&text).unwrap();
+        assert_eq!(weights.len(), report.patterns);
+        // The learned weights predict the training moves better than a uniform guess does.
+        let (_, train): (Vec<_>, Vec<_>) = (0..10).map(|k| play_game(&options, 5, k)).unzip();
+        let train: Vec<Sample> = train.into_iter().flatten().collect();
+        let (top1, uniform) = predict(&weights, &train);
+        assert!(top1 > uniform, "{top1} {uniform}");
+        // The same options give the same file, whatever the threads.
+        run(&PatternOptions { threads: 1, out: dir.join("again.txt"), ..options.clone() }).unwrap();
+        assert_eq!(text, std::fs::read_to_string(dir.join("again.txt")).unwrap());
+        assert!(run(&PatternOptions { sizes: vec![2], ..options }).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
