@@ -328,7 +328,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver off\n[string] priors off"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver off\n[string] priors 3"
     );
     ok(&mut e, "param_hex player RANDOM");
     ok(&mut e, "param_hex knowledge 1000");
@@ -748,7 +748,7 @@ name
 [string] seed 1
 [string] knowledge 200
 [string] solver off
-[string] priors off
+[string] priors 3
 
 ? unknown command: frobnicate
 
