@@ -323,9 +323,9 @@ impl Default for Settings {
 pub const DEFAULT_KNOWLEDGE: u32 = 200;
 
 /// The default [`Settings::priors`]: the weight of the learned pattern priors in the MCTS tree
-/// ([`crate::patterns`]). In self-play on 9×9 at 0.25 s a move, priors of weight 1 won 24 of 40
-/// games and of weight 3 won 26 of 40 against the same engine without them (measured:
-/// `docs/measurements.md` in the repository).
+/// ([`crate::patterns`]). In self-play at 0.25 s a move, priors of weight 1 won 24 of 40 games
+/// on 9×9 against the same engine without them, and of weight 3 won 73 of 120 on 9×9 and 11×11
+/// (measured: `docs/measurements.md` in the repository; against MoHex they show no gain yet).
 pub const DEFAULT_PRIORS: f64 = 3.0;
 
 /// The default time per move of the MCTS and strong players.
