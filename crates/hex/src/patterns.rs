@@ -27,14 +27,19 @@
 //! # Examples
 //!
 //! ```
-//! use hex::patterns::{PatternWeights, pattern};
-//! use hex::{Cell, Position};
+//! use hex::patterns::PatternWeights;
+//! use hex::{Cell, HexMove, Position, parse_cell};
 //!
-//! let start = Position::new(9).unwrap();
-//! let weights = PatternWeights::shipped();
-//! let corner = weights.gamma(pattern(&start, Cell::new(0, 0)));
-//! let centre = weights.gamma(pattern(&start, Cell::new(4, 4)));
-//! assert!(centre > corner);
+//! // Black's bridge c3–d4 is cut at d3: saving it at c4 is among Black's likeliest cells.
+//! let mut position = Position::new(9).unwrap();
+//! for cell in ["c3", "a9", "d4", "d3"] {
+//!     position = position.play(HexMove::Place(parse_cell(cell, 9).unwrap())).unwrap();
+//! }
+//! let cells: Vec<Cell> = position.board().empty_cells().collect();
+//! let mut gammas = Vec::new();
+//! PatternWeights::shipped().cell_gammas(&position, cells.iter().copied(), &mut gammas);
+//! let save = gammas[cells.iter().position(|&c| c == Cell::new(3, 2)).unwrap()];
+//! assert!(gammas.iter().filter(|&&g| g > save).count() < 3);
 //! ```
 
 use std::fmt::Write as _;
