@@ -382,7 +382,7 @@ impl Board {
 
     /// Whether some cell holds a 32768 (rank 15, all four bits of its nibble set).
     #[inline]
-    fn has_max_rank(self) -> bool {
+    pub(crate) fn has_max_rank(self) -> bool {
         let x = self.0;
         x & (x >> 1) & (x >> 2) & (x >> 3) & 0x1111_1111_1111_1111 != 0
     }
@@ -479,6 +479,14 @@ fn pack(line: [u8; 4]) -> u16 {
 }
 
 const LINES: usize = 1 << 16;
+
+/// The move tables of lines (four ranks, the first cell in the low nibble) slid towards their
+/// first cell and towards their last, as in a legal slide: a line with a 32768 merges it like
+/// any other rank, so callers rule those out first (see [`Board::after`]).
+pub(crate) fn line_slides() -> (&'static [u16; LINES], &'static [u16; LINES]) {
+    let t = tables();
+    (&t.left, &t.right)
+}
 
 /// Move tables over all 65,536 lines, built once per process. Arrays of exactly 65,536 entries,
 /// so that indexing by a `u16` needs no bounds check; boxed, so that building them never puts

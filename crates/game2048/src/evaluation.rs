@@ -1,6 +1,6 @@
 //! From a board heuristic to a search evaluator: the [`Heuristic`] trait and [`Evaluation`].
 
-use search_core::{Evaluator, Game, Player};
+use search_core::{Evaluator, Player};
 
 use crate::board::Board;
 use crate::rules::{Game2048, Position, Spawns, Turn};
@@ -36,14 +36,46 @@ pub trait Heuristic: Sync {
     /// move is legal. The default slides and values each; a heuristic that can share work
     /// between the four overrides it, and must give exactly the same value.
     fn best_afterstate(&self, board: Board) -> Option<f64> {
-        // The first of the largest, NaN kept, as the search's own maximum would find it.
-        board
-            .afters()
-            .into_iter()
-            .flatten()
-            .map(|after| self.value(after))
-            .reduce(|a, b| if b > a || b.is_nan() { b } else { a })
+        best_afterstate_by_value(self, board)
     }
+
+    /// [`Heuristic::best_afterstate`] of every board one spawn away from `board`, in the order
+    /// a chance node lists them: each empty cell in increasing order, a 2 (rank 1) and then, with
+    /// `fours`, a 4 (rank 2); `visit` gets the rank and the value. The spawns differ from `board`
+    /// in one cell, so a heuristic may share the work they have in common; the default values
+    /// each on its own, and an override must give exactly the same values.
+    fn spawned_best_afterstates(&self, board: Board, fours: bool, visit: &mut dyn FnMut(u8, Option<f64>)) {
+        spawned_best_afterstates_one_by_one(self, board, fours, visit);
+    }
+}
+
+/// [`Heuristic::spawned_best_afterstates`]'s default: each spawn's board valued on its own.
+pub(crate) fn spawned_best_afterstates_one_by_one<H: Heuristic + ?Sized>(
+    heuristic: &H,
+    board: Board,
+    fours: bool,
+    visit: &mut dyn FnMut(u8, Option<f64>),
+) {
+    let mut empty = board.empty_mask();
+    while empty != 0 {
+        let cell = empty.trailing_zeros() as usize;
+        empty &= empty - 1;
+        visit(1, heuristic.best_afterstate(board.with_rank(cell, 1)));
+        if fours {
+            visit(2, heuristic.best_afterstate(board.with_rank(cell, 2)));
+        }
+    }
+}
+
+/// [`Heuristic::best_afterstate`]'s default: each afterstate slid and valued, the first of the
+/// largest kept (NaN too), as the search's own maximum would find it.
+pub(crate) fn best_afterstate_by_value<H: Heuristic + ?Sized>(heuristic: &H, board: Board) -> Option<f64> {
+    board
+        .afters()
+        .into_iter()
+        .flatten()
+        .map(|after| heuristic.value(after))
+        .reduce(|a, b| if b > a || b.is_nan() { b } else { a })
 }
 
 impl<H: Heuristic + ?Sized> Heuristic for &H {
@@ -55,6 +87,9 @@ impl<H: Heuristic + ?Sized> Heuristic for &H {
     }
     fn best_afterstate(&self, board: Board) -> Option<f64> {
         (**self).best_afterstate(board)
+    }
+    fn spawned_best_afterstates(&self, board: Board, fours: bool, visit: &mut dyn FnMut(u8, Option<f64>)) {
+        (**self).spawned_best_afterstates(board, fours, visit)
     }
 }
 
@@ -68,6 +103,9 @@ impl<H: Heuristic + ?Sized + Send> Heuristic for std::sync::Arc<H> {
     fn best_afterstate(&self, board: Board) -> Option<f64> {
         (**self).best_afterstate(board)
     }
+    fn spawned_best_afterstates(&self, board: Board, fours: bool, visit: &mut dyn FnMut(u8, Option<f64>)) {
+        (**self).spawned_best_afterstates(board, fours, visit)
+    }
 }
 
 impl<H: Heuristic + ?Sized> Heuristic for Box<H> {
@@ -79,6 +117,9 @@ impl<H: Heuristic + ?Sized> Heuristic for Box<H> {
     }
     fn best_afterstate(&self, board: Board) -> Option<f64> {
         (**self).best_afterstate(board)
+    }
+    fn spawned_best_afterstates(&self, board: Board, fours: bool, visit: &mut dyn FnMut(u8, Option<f64>)) {
+        (**self).spawned_best_afterstates(board, fours, visit)
     }
 }
 
@@ -171,8 +212,8 @@ impl<H: Heuristic> Evaluator<Game2048> for Evaluation<H> {
         // One loop over the spawns, in the game's order, instead of a search node for each; a
         // board without a move is lost.
         let lost = self.terminal(game, position, player, ply);
-        game.chance_successors(position, |_, q, child| {
-            visit(q, self.heuristic.best_afterstate(child.board).unwrap_or(lost));
+        self.heuristic.spawned_best_afterstates(position.board, four > 0.0, &mut |rank, v| {
+            visit(if rank == 1 { two } else { four }, v.unwrap_or(lost));
         });
         true
     }

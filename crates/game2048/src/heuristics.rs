@@ -677,7 +677,18 @@ const LINES: usize = 1 << 16;
 pub struct LineTable {
     weights: LineWeights,
     table: Arc<[f32; LINES]>,
+    /// The move tables: each line slid towards its first cell, and towards its last (the
+    /// board's own, shared by every table).
+    towards_first: &'static [u16; LINES],
+    towards_last: &'static [u16; LINES],
     line_bounds: (f64, f64),
+}
+
+/// A line after a slide and its score.
+#[derive(Clone, Copy, Debug, Default)]
+struct SlidLine {
+    line: u16,
+    score: f32,
 }
 
 impl LineTable {
@@ -696,7 +707,8 @@ impl LineTable {
         let line_bounds = table.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &v| {
             (lo.min(f64::from(v)), hi.max(f64::from(v)))
         });
-        LineTable { weights, table, line_bounds }
+        let (towards_first, towards_last) = crate::board::line_slides();
+        LineTable { weights, table, towards_first, towards_last, line_bounds }
     }
 
     /// The weights the table was built with.
@@ -713,6 +725,63 @@ impl LineTable {
     /// The lowest and highest score of a line, over all 65,536 lines.
     pub fn line_bounds(&self) -> (f64, f64) {
         self.line_bounds
+    }
+
+    /// The four directions in [`Direction::ALL`](crate::Direction::ALL) order, each as the
+    /// board's lines along the slide (its columns for up and down, its rows for left and right)
+    /// and the table that slides them.
+    #[inline(always)]
+    fn directions(&self, rows: u64, cols: u64) -> [(u64, &'static [u16; LINES]); 4] {
+        [
+            (cols, self.towards_first),
+            (cols, self.towards_last),
+            (rows, self.towards_first),
+            (rows, self.towards_last),
+        ]
+    }
+
+    /// `line` slid with `slides`, and its score.
+    #[inline(always)]
+    fn slid(&self, slides: &[u16; LINES], line: u16) -> SlidLine {
+        let line = slides[usize::from(line)];
+        SlidLine { line, score: self.table[usize::from(line)] }
+    }
+
+    /// The value of the afterstate whose lines along the slide are `after` (slid from `lines`)
+    /// and score `along` in all: `None` when the slide changes nothing. The lines across are the
+    /// rows of the transpose of `after`. `LineTable::value` sums rows and columns in pairs and
+    /// then adds the two; `f32` addition commutes, so the sum is the same whichever of `along`
+    /// and `across` the rows are.
+    #[inline(always)]
+    fn afterstate(&self, lines: u64, after: u64, along: f32) -> Option<f32> {
+        if after == lines {
+            return None;
+        }
+        let table = &*self.table;
+        let line = |raw: u64, r: u32| table[usize::from((raw >> (16 * r)) as u16)];
+        let across = Board::from_raw(after).transpose().raw();
+        Some(along + ((line(across, 0) + line(across, 1)) + (line(across, 2) + line(across, 3))))
+    }
+}
+
+/// The largest of a board's afterstate values as they come, the first of the largest kept (NaN
+/// too), as [`Heuristic::best_afterstate`]'s default finds it. Kept in registers: an array of
+/// options costs a stall on every call.
+#[derive(Clone, Copy, Default)]
+struct Best(Option<f32>);
+
+impl Best {
+    #[inline(always)]
+    fn consider(&mut self, v: Option<f32>) {
+        if let Some(v) = v
+            && self.0.is_none_or(|b| v > b || v.is_nan())
+        {
+            self.0 = Some(v);
+        }
+    }
+
+    fn value(self) -> Option<f64> {
+        self.0.map(f64::from)
     }
 }
 
@@ -751,6 +820,80 @@ impl Heuristic for LineTable {
     fn bounds(&self) -> Option<(f64, f64)> {
         let (lo, hi) = self.line_bounds;
         Some((8.0 * lo, 8.0 * hi))
+    }
+
+    /// The afterstates' values without sliding the boards first: the lines along a slide come
+    /// with their scores from one table, so each afterstate needs only its lines across (one
+    /// transpose and four loads) besides. Bit for bit [`LineTable::value`] of each afterstate.
+    #[inline]
+    fn best_afterstate(&self, board: Board) -> Option<f64> {
+        if board.has_max_rank() {
+            // A 32768 may not merge with another: the rare boards go the plain way.
+            return crate::evaluation::best_afterstate_by_value(self, board);
+        }
+        let (rows, cols) = (board.raw(), board.transpose().raw());
+        let mut best = Best::default();
+        for (lines, table) in self.directions(rows, cols) {
+            let at = |k: u32| self.slid(table, (lines >> (16 * k)) as u16);
+            let (a, b, c, d) = (at(0), at(1), at(2), at(3));
+            let after = u64::from(a.line)
+                | u64::from(b.line) << 16
+                | u64::from(c.line) << 32
+                | u64::from(d.line) << 48;
+            best.consider(self.afterstate(lines, after, (a.score + b.score) + (c.score + d.score)));
+        }
+        best.value()
+    }
+
+    /// The spawns' boards differ from `board` in one line along each slide: the other three
+    /// lines, slid, and their scores are looked up once for all spawns.
+    fn spawned_best_afterstates(&self, board: Board, fours: bool, visit: &mut dyn FnMut(u8, Option<f64>)) {
+        if board.has_max_rank() {
+            return crate::evaluation::spawned_best_afterstates_one_by_one(self, board, fours, visit);
+        }
+        let (rows, cols) = (board.raw(), board.transpose().raw());
+        // For each direction and each line `k` a spawn may change: the other lines slid (line
+        // `k` left zero), the score of the line paired with `k` in `LineTable::value`'s sum, and
+        // the sum of the other pair. Plain arrays of one type each, written once and read with
+        // loads of the same width.
+        let mut slid_others = [[0u64; 4]; 4];
+        let mut partner = [[0f32; 4]; 4];
+        let mut other_pair = [[0f32; 4]; 4];
+        for (d, (lines, table)) in self.directions(rows, cols).into_iter().enumerate() {
+            let at = |k: u32| self.slid(table, (lines >> (16 * k)) as u16);
+            let slid = [at(0), at(1), at(2), at(3)];
+            let after = slid.iter().enumerate().fold(0u64, |acc, (k, e)| acc | u64::from(e.line) << (16 * k));
+            let pairs = [slid[0].score + slid[1].score, slid[2].score + slid[3].score];
+            for k in 0..4 {
+                slid_others[d][k] = after & !(0xFFFF << (16 * k));
+                partner[d][k] = slid[k ^ 1].score;
+                other_pair[d][k] = pairs[1 - k / 2];
+            }
+        }
+        let mut empty = board.empty_mask();
+        while empty != 0 {
+            let cell = empty.trailing_zeros();
+            empty &= empty - 1;
+            let (r, c) = (cell / 4, cell % 4);
+            for rank in [1u8, 2].into_iter().take(if fours { 2 } else { 1 }) {
+                let rows = rows | u64::from(rank) << (4 * cell);
+                let cols = cols | u64::from(rank) << (4 * (4 * c + r));
+                let mut best = Best::default();
+                // Up and down slide the columns, where column `c` changed; left and right the
+                // rows, where row `r` did.
+                for (d, (lines, table)) in self.directions(rows, cols).into_iter().enumerate() {
+                    let k = if d < 2 { c } else { r };
+                    let e = self.slid(table, (lines >> (16 * k)) as u16);
+                    let (k, kk) = (k as usize, k);
+                    let after = slid_others[d][k] | u64::from(e.line) << (16 * kk);
+                    // `(a + b) + (c + d)` with one term replaced: `f32` addition commutes, so
+                    // the pair and the order of the two pairs do not change the bits.
+                    let along = (e.score + partner[d][k]) + other_pair[d][k];
+                    best.consider(self.afterstate(lines, after, along));
+                }
+                visit(rank, best.value());
+            }
+        }
     }
 }
 
@@ -998,6 +1141,42 @@ mod tests {
     }
 
     proptest! {
+        /// The shared-lines shortcut gives the plain maximum over the slid boards to the bit,
+        /// on boards with and without a 32768 (which takes the plain path) and with other
+        /// weights.
+        #[test]
+        fn best_afterstate_is_the_plain_maximum_to_the_bit(
+            ranks in prop::array::uniform16(prop_oneof![4 => Just(0u8), 6 => 1u8..12, 1 => 12u8..16]),
+            other_weights in any::<bool>(),
+        ) {
+            let b = Board::from_ranks(ranks);
+            let table = if other_weights {
+                LineTable::new(LineWeights { sum: 0.0, ..LineWeights::default() })
+            } else {
+                LineTable::default()
+            };
+            let plain = crate::evaluation::best_afterstate_by_value(&table, b);
+            prop_assert_eq!(table.best_afterstate(b).map(f64::to_bits), plain.map(f64::to_bits), "{}", b);
+        }
+
+        /// The spawns' values with the shared lines equal each spawn valued on its own, to the
+        /// bit and in the same order.
+        #[test]
+        fn spawned_best_afterstates_are_each_spawn_valued_alone(
+            ranks in prop::array::uniform16(prop_oneof![5 => Just(0u8), 6 => 1u8..12, 1 => 12u8..16]),
+            fours in any::<bool>(),
+        ) {
+            let b = Board::from_ranks(ranks);
+            let table = LineTable::default();
+            let (mut shared, mut alone) = (Vec::new(), Vec::new());
+            table.spawned_best_afterstates(b, fours, &mut |rank, v| shared.push((rank, v.map(f64::to_bits))));
+            crate::evaluation::spawned_best_afterstates_one_by_one(&table, b, fours, &mut |rank, v| {
+                alone.push((rank, v.map(f64::to_bits)));
+            });
+            prop_assert_eq!(shared.len(), b.empty_count() as usize * if fours { 2 } else { 1 });
+            prop_assert_eq!(shared, alone, "{}", b);
+        }
+
         #[test]
         fn table_matches_direct_computation(raw in any::<u64>()) {
             let b = Board::from_raw(raw);

@@ -27,6 +27,7 @@ use crate::horizon::{CutoffContext, CutoffPolicy, Horizon, NoCutoff};
 use crate::limits::{Clock, WallClock};
 use crate::stats::SearchStats;
 use crate::value::{Value, checked};
+use smallvec::SmallVec;
 
 /// Which stored chance values a search may reuse.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -127,6 +128,12 @@ impl ChanceTable {
     fn probe(&self, key: u64) -> Option<&Slot> {
         let slot = self.slots.get(key as usize & (self.slots.len().wrapping_sub(1)))?;
         (slot.generation == self.generation && slot.key == key).then_some(slot)
+    }
+
+    /// Reads the slot of `key`, so that a probe soon after finds it in the cache.
+    #[inline(always)]
+    fn touch(&self, key: u64) -> u32 {
+        self.slots.get(key as usize & (self.slots.len().wrapping_sub(1))).map_or(0, |slot| slot.generation)
     }
 
     fn store(&mut self, key: u64, value: u64, depth: u32) {
@@ -459,12 +466,26 @@ where
                 }
                 let mut table = table;
                 let mut best = None;
-                game.successors(state, |_, child| {
-                    let v = self.value(&child, child_depth, ply + 1, prob, table.as_deref_mut());
+                let mut consider = |v: E::Value| {
                     if best.is_none_or(|b| (is_max && v > b) || (!is_max && v < b)) {
                         best = Some(v);
                     }
-                });
+                };
+                if let Some(t) = table.as_deref() {
+                    // The children's table slots are read all at once before any child is
+                    // searched: their cache misses then overlap instead of coming one by one.
+                    let mut children: SmallVec<[G::State; 8]> = SmallVec::new();
+                    game.successors(state, |_, child| children.push(child));
+                    let touched = children.iter().fold(0u32, |acc, child| acc ^ t.touch(game.hash(child)));
+                    std::hint::black_box(touched);
+                    for child in &children {
+                        consider(self.value(child, child_depth, ply + 1, prob, table.as_deref_mut()));
+                    }
+                } else {
+                    game.successors(state, |_, child| {
+                        consider(self.value(&child, child_depth, ply + 1, prob, None));
+                    });
+                }
                 // A player node without moves breaks the game's contract; value it as a leaf.
                 let Some(best) = best else { return self.leaf(state) };
                 best
