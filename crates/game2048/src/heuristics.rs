@@ -764,18 +764,26 @@ impl LineTable {
     }
 }
 
+/// The four cells of `line` spread to the low nibbles of four 16-bit lines (cell `j` to bits
+/// `16·j..16·j + 4`): a line of a board as a column of its transpose.
+#[inline(always)]
+fn spread_line(line: u16) -> u64 {
+    let x = u64::from(line);
+    let x = (x | x << 24) & 0x0000_00FF_0000_00FF;
+    (x | x << 12) & 0x000F_000F_000F_000F
+}
+
 /// The largest of a board's afterstate values as they come, the first of the largest kept (NaN
 /// too), as [`Heuristic::best_afterstate`]'s default finds it. Kept in registers: an array of
-/// options costs a stall on every call.
+/// options costs a stall on every call. (A form without branches was slower: the first
+/// direction that moves is usually the best, which the predictor learns.)
 #[derive(Clone, Copy, Default)]
 struct Best(Option<f32>);
 
 impl Best {
     #[inline(always)]
-    fn consider(&mut self, v: Option<f32>) {
-        if let Some(v) = v
-            && self.0.is_none_or(|b| v > b || v.is_nan())
-        {
+    fn consider(&mut self, v: f32) {
+        if self.0.is_none_or(|b| v > b || v.is_nan()) {
             self.0 = Some(v);
         }
     }
@@ -840,7 +848,9 @@ impl Heuristic for LineTable {
                 | u64::from(b.line) << 16
                 | u64::from(c.line) << 32
                 | u64::from(d.line) << 48;
-            best.consider(self.afterstate(lines, after, (a.score + b.score) + (c.score + d.score)));
+            if let Some(v) = self.afterstate(lines, after, (a.score + b.score) + (c.score + d.score)) {
+                best.consider(v);
+            }
         }
         best.value()
     }
@@ -852,24 +862,29 @@ impl Heuristic for LineTable {
             return crate::evaluation::spawned_best_afterstates_one_by_one(self, board, fours, visit);
         }
         let (rows, cols) = (board.raw(), board.transpose().raw());
-        // For each direction and each line `k` a spawn may change: the other lines slid (line
-        // `k` left zero), the score of the line paired with `k` in `LineTable::value`'s sum, and
-        // the sum of the other pair. Plain arrays of one type each, written once and read with
-        // loads of the same width.
-        let mut slid_others = [[0u64; 4]; 4];
+        // For each direction and each line `k` a spawn may change: whether the other lines
+        // move, the score of the line paired with `k` in `LineTable::value`'s sum, the sum of
+        // the other pair, and the lines across with line `k`'s cells left zero. Plain arrays of
+        // one type each, written once and read with loads of the same width.
+        let mut others_move = [[false; 4]; 4];
         let mut partner = [[0f32; 4]; 4];
         let mut other_pair = [[0f32; 4]; 4];
+        let mut across_others = [[0u64; 4]; 4];
         for (d, (lines, table)) in self.directions(rows, cols).into_iter().enumerate() {
             let at = |k: u32| self.slid(table, (lines >> (16 * k)) as u16);
             let slid = [at(0), at(1), at(2), at(3)];
             let after = slid.iter().enumerate().fold(0u64, |acc, (k, e)| acc | u64::from(e.line) << (16 * k));
+            let across = Board::from_raw(after).transpose().raw();
             let pairs = [slid[0].score + slid[1].score, slid[2].score + slid[3].score];
             for k in 0..4 {
-                slid_others[d][k] = after & !(0xFFFF << (16 * k));
+                others_move[d][k] = (after ^ lines) & !(0xFFFF << (16 * k)) != 0;
                 partner[d][k] = slid[k ^ 1].score;
                 other_pair[d][k] = pairs[1 - k / 2];
+                across_others[d][k] = across & !(0x000F_000F_000F_000F << (4 * k));
             }
         }
+        let table = &*self.table;
+        let line = |raw: u64, r: u32| table[usize::from((raw >> (16 * r)) as u16)];
         let mut empty = board.empty_mask();
         while empty != 0 {
             let cell = empty.trailing_zeros();
@@ -881,15 +896,22 @@ impl Heuristic for LineTable {
                 let mut best = Best::default();
                 // Up and down slide the columns, where column `c` changed; left and right the
                 // rows, where row `r` did.
-                for (d, (lines, table)) in self.directions(rows, cols).into_iter().enumerate() {
+                for (d, (lines, slides)) in self.directions(rows, cols).into_iter().enumerate() {
                     let k = if d < 2 { c } else { r };
-                    let e = self.slid(table, (lines >> (16 * k)) as u16);
-                    let (k, kk) = (k as usize, k);
-                    let after = slid_others[d][k] | u64::from(e.line) << (16 * kk);
+                    let old = (lines >> (16 * k)) as u16;
+                    let e = self.slid(slides, old);
+                    let k_shift = k;
+                    let k = k as usize;
+                    if e.line == old && !others_move[d][k] {
+                        continue;
+                    }
                     // `(a + b) + (c + d)` with one term replaced: `f32` addition commutes, so
                     // the pair and the order of the two pairs do not change the bits.
                     let along = (e.score + partner[d][k]) + other_pair[d][k];
-                    best.consider(self.afterstate(lines, after, along));
+                    // Line `k` of the slid lines is cell `k` of each line across.
+                    let across = across_others[d][k] | spread_line(e.line) << (4 * k_shift);
+                    let across = (line(across, 0) + line(across, 1)) + (line(across, 2) + line(across, 3));
+                    best.consider(along + across);
                 }
                 visit(rank, best.value());
             }
