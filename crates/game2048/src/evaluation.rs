@@ -39,32 +39,37 @@ pub trait Heuristic: Sync {
         best_afterstate_by_value(self, board)
     }
 
-    /// [`Heuristic::best_afterstate`] of every board one spawn away from `board`, in the order
-    /// a chance node lists them: each empty cell in increasing order, a 2 (rank 1) and then, with
-    /// `fours`, a 4 (rank 2); `visit` gets the rank and the value. The spawns differ from `board`
-    /// in one cell, so a heuristic may share the work they have in common; the default values
-    /// each on its own, and an override must give exactly the same values.
-    fn spawned_best_afterstates(&self, board: Board, fours: bool, visit: &mut dyn FnMut(u8, Option<f64>)) {
-        spawned_best_afterstates_one_by_one(self, board, fours, visit);
+    /// The expected [`Heuristic::best_afterstate`] after a random spawn on `board`: the sum
+    /// of `two · v` for a 2 and `four · v` for a 4 on each empty cell, `v` the best afterstate
+    /// of the board with that tile (`lost` when it has none), in `f64` from `0.0`, cell by cell
+    /// in increasing order and a 2 before a 4; the 4s are left out when `four` is 0. This is
+    /// the value of a chance node whose spawns the search values at once. The spawns differ
+    /// from `board` in one cell, so a heuristic may share the work they have in common; the
+    /// default values each on its own, and an override must give exactly the same sum.
+    fn expected_best_afterstate(&self, board: Board, two: f64, four: f64, lost: f64) -> f64 {
+        expected_best_afterstate_one_by_one(self, board, two, four, lost)
     }
 }
 
-/// [`Heuristic::spawned_best_afterstates`]'s default: each spawn's board valued on its own.
-pub(crate) fn spawned_best_afterstates_one_by_one<H: Heuristic + ?Sized>(
+/// [`Heuristic::expected_best_afterstate`]'s default: each spawn's board valued on its own.
+pub(crate) fn expected_best_afterstate_one_by_one<H: Heuristic + ?Sized>(
     heuristic: &H,
     board: Board,
-    fours: bool,
-    visit: &mut dyn FnMut(u8, Option<f64>),
-) {
+    two: f64,
+    four: f64,
+    lost: f64,
+) -> f64 {
+    let mut sum = 0.0;
     let mut empty = board.empty_mask();
     while empty != 0 {
         let cell = empty.trailing_zeros() as usize;
         empty &= empty - 1;
-        visit(1, heuristic.best_afterstate(board.with_rank(cell, 1)));
-        if fours {
-            visit(2, heuristic.best_afterstate(board.with_rank(cell, 2)));
+        sum += two * heuristic.best_afterstate(board.with_rank(cell, 1)).unwrap_or(lost);
+        if four > 0.0 {
+            sum += four * heuristic.best_afterstate(board.with_rank(cell, 2)).unwrap_or(lost);
         }
     }
+    sum
 }
 
 /// [`Heuristic::best_afterstate`]'s default: each afterstate slid and valued, the first of the
@@ -88,8 +93,8 @@ impl<H: Heuristic + ?Sized> Heuristic for &H {
     fn best_afterstate(&self, board: Board) -> Option<f64> {
         (**self).best_afterstate(board)
     }
-    fn spawned_best_afterstates(&self, board: Board, fours: bool, visit: &mut dyn FnMut(u8, Option<f64>)) {
-        (**self).spawned_best_afterstates(board, fours, visit)
+    fn expected_best_afterstate(&self, board: Board, two: f64, four: f64, lost: f64) -> f64 {
+        (**self).expected_best_afterstate(board, two, four, lost)
     }
 }
 
@@ -103,8 +108,8 @@ impl<H: Heuristic + ?Sized + Send> Heuristic for std::sync::Arc<H> {
     fn best_afterstate(&self, board: Board) -> Option<f64> {
         (**self).best_afterstate(board)
     }
-    fn spawned_best_afterstates(&self, board: Board, fours: bool, visit: &mut dyn FnMut(u8, Option<f64>)) {
-        (**self).spawned_best_afterstates(board, fours, visit)
+    fn expected_best_afterstate(&self, board: Board, two: f64, four: f64, lost: f64) -> f64 {
+        (**self).expected_best_afterstate(board, two, four, lost)
     }
 }
 
@@ -118,8 +123,8 @@ impl<H: Heuristic + ?Sized> Heuristic for Box<H> {
     fn best_afterstate(&self, board: Board) -> Option<f64> {
         (**self).best_afterstate(board)
     }
-    fn spawned_best_afterstates(&self, board: Board, fours: bool, visit: &mut dyn FnMut(u8, Option<f64>)) {
-        (**self).spawned_best_afterstates(board, fours, visit)
+    fn expected_best_afterstate(&self, board: Board, two: f64, four: f64, lost: f64) -> f64 {
+        (**self).expected_best_afterstate(board, two, four, lost)
     }
 }
 
@@ -190,31 +195,30 @@ impl<H: Heuristic> Evaluator<Game2048> for Evaluation<H> {
         self.heuristic.best_afterstate(position.board)
     }
 
-    fn chance_children(
+    fn chance_value(
         &self,
         game: &Game2048,
         position: &Position,
         player: Player,
         ply: u32,
         bottom: &dyn Fn(f64) -> bool,
-        visit: &mut dyn FnMut(f64, f64),
-    ) -> bool {
+    ) -> Option<(f64, u64)> {
         if position.turn != Turn::Spawn || game.spawns != Spawns::Chance || player != 0 {
-            return false;
+            return None;
         }
-        if !position.board.has_empty() {
-            return false;
+        let empty = position.board.empty_count();
+        if empty == 0 {
+            return None;
         }
         let (two, four) = game.spawn_probabilities(position.board);
         if !bottom(two) || (four > 0.0 && !bottom(four)) {
-            return false;
+            return None;
         }
         // One loop over the spawns, in the game's order, instead of a search node for each; a
         // board without a move is lost.
         let lost = self.terminal(game, position, player, ply);
-        self.heuristic.spawned_best_afterstates(position.board, four > 0.0, &mut |rank, v| {
-            visit(if rank == 1 { two } else { four }, v.unwrap_or(lost));
-        });
-        true
+        let value = self.heuristic.expected_best_afterstate(position.board, two, four, lost);
+        let children = u64::from(empty) * if four > 0.0 { 2 } else { 1 };
+        Some((value, children))
     }
 }

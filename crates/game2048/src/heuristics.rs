@@ -857,9 +857,9 @@ impl Heuristic for LineTable {
 
     /// The spawns' boards differ from `board` in one line along each slide: the other three
     /// lines, slid, and their scores are looked up once for all spawns.
-    fn spawned_best_afterstates(&self, board: Board, fours: bool, visit: &mut dyn FnMut(u8, Option<f64>)) {
+    fn expected_best_afterstate(&self, board: Board, two: f64, four: f64, lost: f64) -> f64 {
         if board.has_max_rank() {
-            return crate::evaluation::spawned_best_afterstates_one_by_one(self, board, fours, visit);
+            return crate::evaluation::expected_best_afterstate_one_by_one(self, board, two, four, lost);
         }
         let (rows, cols) = (board.raw(), board.transpose().raw());
         // For each direction and each line `k` a spawn may change: whether the other lines
@@ -885,12 +885,13 @@ impl Heuristic for LineTable {
         }
         let table = &*self.table;
         let line = |raw: u64, r: u32| table[usize::from((raw >> (16 * r)) as u16)];
+        let mut sum = 0.0;
         let mut empty = board.empty_mask();
         while empty != 0 {
             let cell = empty.trailing_zeros();
             empty &= empty - 1;
             let (r, c) = (cell / 4, cell % 4);
-            for rank in [1u8, 2].into_iter().take(if fours { 2 } else { 1 }) {
+            for (rank, q) in [(1u8, two), (2, four)].into_iter().take(if four > 0.0 { 2 } else { 1 }) {
                 let rows = rows | u64::from(rank) << (4 * cell);
                 let cols = cols | u64::from(rank) << (4 * (4 * c + r));
                 let mut best = Best::default();
@@ -913,9 +914,10 @@ impl Heuristic for LineTable {
                     let across = (line(across, 0) + line(across, 1)) + (line(across, 2) + line(across, 3));
                     best.consider(along + across);
                 }
-                visit(rank, best.value());
+                sum += q * best.value().unwrap_or(lost);
             }
         }
+        sum
     }
 }
 
@@ -1181,22 +1183,20 @@ mod tests {
             prop_assert_eq!(table.best_afterstate(b).map(f64::to_bits), plain.map(f64::to_bits), "{}", b);
         }
 
-        /// The spawns' values with the shared lines equal each spawn valued on its own, to the
-        /// bit and in the same order.
+        /// The expected best afterstate with the shared lines equals each spawn valued on its
+        /// own, to the bit, with and without 4s.
         #[test]
-        fn spawned_best_afterstates_are_each_spawn_valued_alone(
+        fn expected_best_afterstate_is_each_spawn_valued_alone(
             ranks in prop::array::uniform16(prop_oneof![5 => Just(0u8), 6 => 1u8..12, 1 => 12u8..16]),
-            fours in any::<bool>(),
+            four in prop_oneof![Just(0.0), Just(0.1), 0.0..1.0f64],
         ) {
             let b = Board::from_ranks(ranks);
             let table = LineTable::default();
-            let (mut shared, mut alone) = (Vec::new(), Vec::new());
-            table.spawned_best_afterstates(b, fours, &mut |rank, v| shared.push((rank, v.map(f64::to_bits))));
-            crate::evaluation::spawned_best_afterstates_one_by_one(&table, b, fours, &mut |rank, v| {
-                alone.push((rank, v.map(f64::to_bits)));
-            });
-            prop_assert_eq!(shared.len(), b.empty_count() as usize * if fours { 2 } else { 1 });
-            prop_assert_eq!(shared, alone, "{}", b);
+            let empty = f64::from(b.empty_count().max(1));
+            let (two, four) = ((1.0 - four) / empty, four / empty);
+            let shared = table.expected_best_afterstate(b, two, four, -1e9);
+            let alone = crate::evaluation::expected_best_afterstate_one_by_one(&table, b, two, four, -1e9);
+            prop_assert_eq!(shared.to_bits(), alone.to_bits(), "{}", b);
         }
 
         #[test]

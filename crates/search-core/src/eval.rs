@@ -83,28 +83,29 @@ pub trait Evaluator<G: Game> {
         None
     }
 
-    /// The children of the chance node `state` when every outcome leads to a node of `player`
+    /// The value of the chance node `state` when every outcome leads to a node of `player`
     /// that the search would value with [`Evaluator::best_chance_child`] (or with
-    /// [`Evaluator::terminal`] where the game is over), valued in one go: `visit(q, value)` once
-    /// per outcome, in the order of [`Game::chance_successors`], then `true`.
+    /// [`Evaluator::terminal`] where the game is over), computed in one go, with the number of
+    /// outcomes.
     ///
-    /// `bottom(q)` says whether an outcome of probability `q` leads to such a node; an
-    /// implementation asks it for every outcome before its first `visit` and returns `false`
-    /// without visiting when one does not (the default always returns `false`, leaving the work
-    /// to the search). `ply` is the children's ply below the root. [`crate::expectimax`] asks it,
-    /// and each value must be exactly the one the search would find: siblings that share most
-    /// of their work (2048: the spawns on one board share all but one row and one column) are
-    /// then valued faster than one by one.
-    fn chance_children(
+    /// The value must be exactly the one the search would find: the sum over the outcomes, in
+    /// the order of [`Game::chance_successors`], of `q · v` in `f64` (`v` through
+    /// [`Value::to_f64`](crate::Value::to_f64)), starting from `0.0`, then
+    /// [`Value::from_f64`](crate::Value::from_f64). `bottom(q)` says whether an outcome of
+    /// probability `q` leads to such a node; when one does not, return `None` (the default
+    /// always does, leaving the work to the search). `ply` is the children's ply below the
+    /// root. [`crate::expectimax`] asks it: siblings that share most of their work (2048: the
+    /// spawns on one board share all but one row and one column) are then valued faster than
+    /// one by one, and without a call per outcome.
+    fn chance_value(
         &self,
         game: &G,
         state: &G::State,
         player: Player,
         ply: u32,
         bottom: &dyn Fn(f64) -> bool,
-        visit: &mut dyn FnMut(f64, Self::Value),
-    ) -> bool {
-        let _ = (game, state, player, ply, bottom, visit);
-        false
+    ) -> Option<(Self::Value, u64)> {
+        let _ = (game, state, player, ply, bottom);
+        None
     }
 }

@@ -412,16 +412,13 @@ where
                         grandchild_depth == 0
                             || horizon.cutoff.cuts_every_chance_node(grandchild_depth, prob * q, ply + 2)
                     };
-                    let (mut sum, mut children) = (0.0, 0);
-                    let mut visit = |q: f64, v: E::Value| {
-                        sum += q * checked(v).to_f64();
-                        children += 1;
-                    };
-                    if self.eval.chance_children(game, state, self.maximizer, ply + 1, &bottom, &mut visit) {
+                    if let Some((value, children)) =
+                        self.eval.chance_value(game, state, self.maximizer, ply + 1, &bottom)
+                    {
                         // Each child counts as the node and the leaf it would have been.
                         self.stats.nodes += children;
                         self.stats.leaves += children;
-                        let value = E::Value::from_f64(sum);
+                        let value = checked(value);
                         if let Some(t) = table {
                             t.store(key, value.to_bits(), depth);
                         }

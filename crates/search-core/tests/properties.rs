@@ -274,8 +274,8 @@ impl Evaluator<Tree> for AtOnce {
 }
 
 /// [`AtOnce`] that also values all the children of a chance node in one go
-/// (`chance_children`), when each is a node [`AtOnce`] values at once or is terminal, and
-/// refuses otherwise, before valuing any.
+/// (`chance_value`), when each is a node [`AtOnce`] values at once or is terminal, and
+/// refuses otherwise.
 struct SiblingsAtOnce;
 
 impl Evaluator<Tree> for SiblingsAtOnce {
@@ -289,17 +289,15 @@ impl Evaluator<Tree> for SiblingsAtOnce {
         AtOnce.best_chance_child(tree, state, player)
     }
 
-    fn chance_children(
+    fn chance_value(
         &self,
         tree: &Tree,
         state: &NodeId,
         player: u8,
         ply: u32,
         bottom: &dyn Fn(f64) -> bool,
-        visit: &mut dyn FnMut(f64, f64),
-    ) -> bool {
-        let mut values = Vec::new();
-        let mut all = true;
+    ) -> Option<(f64, u64)> {
+        let (mut sum, mut children, mut all) = (0.0, 0, true);
         tree.chance_successors(state, |_, q, child| {
             let value = match tree.to_move(&child) {
                 search_core::ToMove::Terminal => Some(self.terminal(tree, &child, player, ply)),
@@ -309,16 +307,14 @@ impl Evaluator<Tree> for SiblingsAtOnce {
                 _ => None,
             };
             match value {
-                Some(v) => values.push((q, v)),
+                Some(v) => {
+                    sum += q * v;
+                    children += 1;
+                }
                 None => all = false,
             }
         });
-        if all {
-            for (q, v) in values {
-                visit(q, v);
-            }
-        }
-        all
+        all.then_some((sum, children))
     }
 }
 
@@ -406,7 +402,7 @@ proptest! {
         prop_assert_eq!((found.value, found.best_move), (oracle.value, oracle.best_move));
     }
 
-    /// An evaluator that also values a chance node's children at once (`chance_children`)
+    /// An evaluator that also values a chance node's children at once (`chance_value`)
     /// changes nothing either: the same value to the bit, the same move, the same node and leaf
     /// counts, with or without a table; the search asks it only where every outcome would be
     /// valued by `best_chance_child` or as terminal.
