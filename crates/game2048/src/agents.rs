@@ -311,7 +311,7 @@ pub struct StrongConfig {
     /// Root moves searched in parallel on this many threads (`0`: rayon's default pool, `1`:
     /// serial). Each root move has its own table, so every setting gives the serial result.
     pub threads: usize,
-    /// Slots of each root move's table of chance values (a power of two; 24 bytes each; 0 for
+    /// Slots of each root move's table of chance values (a power of two, at least 2^16; 16 bytes each; 0 for
     /// none). Each root move starts with an empty one, as in nneonneo's program.
     pub table_slots: usize,
     /// The probability of a 4 the search assumes.
@@ -326,7 +326,7 @@ impl Default for StrongConfig {
             depth_offset: 2,
             max_depth: 12,
             threads: 1,
-            table_slots: 1 << 16,
+            table_slots: 1 << 17,
             four_probability: 0.1,
         }
     }

@@ -73,30 +73,38 @@ impl Default for Config<NoCutoff> {
     }
 }
 
-/// One stored chance value: the state's key, the value's bits, and the depth and generation it
-/// was found with.
+/// One stored chance value in 16 bytes: the value's bits, and a check word holding the state's
+/// key above its low 16 bits (which the slot's index gives, as a table has at least 2^16
+/// slots), the generation it was stored in (bits 8–15) and the depth it was found with (bits
+/// 0–7). Two words rather than three: the table is the search's largest structure, and most
+/// of its probes miss the cache.
 #[derive(Clone, Copy, Debug, Default)]
 struct Slot {
-    key: u64,
+    check: u64,
     value: u64,
-    depth: u32,
-    generation: u32,
 }
+
+/// The key bits a slot's check word keeps; the index holds the others.
+const KEY_BITS: u64 = !0xFFFF;
+
+/// The smallest table: its index covers the key bits the check word leaves out.
+const MIN_CAPACITY: usize = 1 << 16;
 
 /// A table of chance-node values for [`search`], direct-mapped on the state's hash and owned by
 /// one thread at a time (no atomics).
 ///
 /// Starting a root move bumps its generation rather than clearing it, so reusing one table over
-/// many searches costs nothing per search. A parallel search uses one table per root
-/// move, created the first time it needs them.
+/// many searches costs nothing per search (a real clear every 255 root moves). A parallel search
+/// uses one table per root move, created the first time it needs them.
 ///
 /// # Examples
 ///
 /// ```
 /// use search_core::expectimax::ChanceTables;
 ///
-/// let tables = ChanceTables::with_capacity(1 << 16);
-/// assert_eq!(tables.capacity(), 1 << 16);
+/// let tables = ChanceTables::with_capacity(1 << 17);
+/// assert_eq!(tables.capacity(), 1 << 17);
+/// assert_eq!(ChanceTables::with_capacity(100).capacity(), 1 << 16);
 /// assert_eq!(ChanceTables::none().capacity(), 0);
 /// ```
 #[derive(Clone, Debug)]
@@ -108,7 +116,8 @@ pub struct ChanceTables {
 #[derive(Clone, Debug)]
 struct ChanceTable {
     slots: Vec<Slot>,
-    generation: u32,
+    /// The current generation, 1 to 255 (0 marks a slot never written).
+    generation: u64,
 }
 
 impl ChanceTable {
@@ -116,39 +125,50 @@ impl ChanceTable {
         ChanceTable { slots: vec![Slot::default(); capacity], generation: 0 }
     }
 
-    /// Forgets every entry: a new generation, or a real clear when the counter wraps.
+    fn index(&self, key: u64) -> usize {
+        key as usize & self.slots.len().wrapping_sub(1)
+    }
+
+    /// Forgets every entry: a new generation, or a real clear when the 8-bit counter wraps.
     fn reset(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
-        if self.generation == 0 {
+        self.generation += 1;
+        if self.generation > 0xFF {
             self.slots.fill(Slot::default());
             self.generation = 1;
         }
     }
 
-    fn probe(&self, key: u64) -> Option<&Slot> {
-        let slot = self.slots.get(key as usize & (self.slots.len().wrapping_sub(1)))?;
-        (slot.generation == self.generation && slot.key == key).then_some(slot)
+    /// The value bits and depth stored for `key` in this generation.
+    #[inline(always)]
+    fn probe(&self, key: u64) -> Option<(u64, u32)> {
+        let slot = self.slots.get(self.index(key))?;
+        let want = (key & KEY_BITS) | self.generation << 8;
+        (slot.check & !0xFF == want).then_some((slot.value, (slot.check & 0xFF) as u32))
     }
 
     /// Reads the slot of `key`, so that a probe soon after finds it in the cache.
     #[inline(always)]
-    fn touch(&self, key: u64) -> u32 {
-        self.slots.get(key as usize & (self.slots.len().wrapping_sub(1))).map_or(0, |slot| slot.generation)
+    fn touch(&self, key: u64) -> u64 {
+        self.slots.get(self.index(key)).map_or(0, |slot| slot.check)
     }
 
+    /// Stores `value` for `key`, found with `depth` left; a depth above 255 does not fit the
+    /// check word and is not stored (a later probe then searches the node again).
     fn store(&mut self, key: u64, value: u64, depth: u32) {
-        let mask = self.slots.len().wrapping_sub(1);
-        let generation = self.generation;
-        if let Some(slot) = self.slots.get_mut(key as usize & mask) {
-            *slot = Slot { key, value, depth, generation };
+        let Ok(depth) = u8::try_from(depth) else { return };
+        let check = (key & KEY_BITS) | self.generation << 8 | u64::from(depth);
+        let index = self.index(key);
+        if let Some(slot) = self.slots.get_mut(index) {
+            *slot = Slot { check, value };
         }
     }
 }
 
 impl ChanceTables {
-    /// Tables of `capacity` entries each (rounded up to a power of two; 24 bytes an entry).
+    /// Tables of `capacity` entries each, rounded up to a power of two and to at least 2^16
+    /// (16 bytes an entry: a table of the smallest size takes 1 MiB).
     pub fn with_capacity(capacity: usize) -> Self {
-        ChanceTables { capacity: capacity.max(1).next_power_of_two(), tables: Vec::new() }
+        ChanceTables { capacity: capacity.max(MIN_CAPACITY).next_power_of_two(), tables: Vec::new() }
     }
 
     /// No table: every chance node is searched.
@@ -379,15 +399,15 @@ where
                     Some(t) => {
                         let key = self.game.hash(state);
                         self.stats.tt_probes += 1;
-                        if let Some(slot) = t.probe(key) {
+                        if let Some((value, found_depth)) = t.probe(key) {
                             let reuse = match self.config.reuse {
-                                Reuse::Deeper => slot.depth >= depth,
-                                Reuse::SameDepth => slot.depth == depth,
+                                Reuse::Deeper => found_depth >= depth,
+                                Reuse::SameDepth => found_depth == depth,
                             };
                             if reuse {
                                 self.stats.tt_hits += 1;
                                 self.stats.tt_cutoffs += 1;
-                                return E::Value::from_bits(slot.value);
+                                return E::Value::from_bits(value);
                             }
                         }
                         key
@@ -473,7 +493,7 @@ where
                     // searched: their cache misses then overlap instead of coming one by one.
                     let mut children: SmallVec<[G::State; 8]> = SmallVec::new();
                     game.successors(state, |_, child| children.push(child));
-                    let touched = children.iter().fold(0u32, |acc, child| acc ^ t.touch(game.hash(child)));
+                    let touched = children.iter().fold(0, |acc, child| acc ^ t.touch(game.hash(child)));
                     std::hint::black_box(touched);
                     for child in &children {
                         consider(self.value(child, child_depth, ply + 1, prob, table.as_deref_mut()));
@@ -488,5 +508,65 @@ where
                 best
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table() -> ChanceTable {
+        let mut t = ChanceTable::new(MIN_CAPACITY);
+        t.reset();
+        t
+    }
+
+    #[test]
+    fn a_slot_keeps_the_value_and_depth_of_its_key_only() {
+        let mut t = table();
+        let key = 0x0123_4567_89AB_CDEF;
+        assert_eq!(t.probe(key), None);
+        t.store(key, 42, 7);
+        assert_eq!(t.probe(key), Some((42, 7)));
+        // Same slot (the same low 16 bits), another key: a miss, also in every single key bit
+        // the check word keeps.
+        for bit in 16..64 {
+            assert_eq!(t.probe(key ^ 1 << bit), None, "bit {bit}");
+        }
+        // Another key in the same slot replaces it.
+        t.store(key ^ 1 << 40, 5, 3);
+        assert_eq!((t.probe(key), t.probe(key ^ 1 << 40)), (None, Some((5, 3))));
+    }
+
+    #[test]
+    fn depths_up_to_255_are_stored_and_deeper_ones_are_not() {
+        let mut t = table();
+        t.store(1, 10, 255);
+        assert_eq!(t.probe(1), Some((10, 255)));
+        t.store(2, 20, 256);
+        assert_eq!(t.probe(2), None);
+    }
+
+    #[test]
+    fn a_new_generation_forgets_everything_also_when_the_counter_wraps() {
+        let mut t = table();
+        let (old, key) = (0x7_0000, 0xABCD);
+        t.store(old, 99, 1);
+        for round in 0..600u64 {
+            // `old` was stored once, in the first generation: when the 8-bit counter comes
+            // back to it, the real clear has removed it.
+            assert_eq!(t.probe(old), if round == 0 { Some((99, 1)) } else { None }, "round {round}");
+            assert_eq!(t.probe(key), None, "round {round}");
+            t.store(key, round, 2);
+            assert_eq!(t.probe(key), Some((round, 2)));
+            t.reset();
+            assert!((1..=0xFF).contains(&t.generation));
+        }
+    }
+
+    #[test]
+    fn tables_have_at_least_the_smallest_capacity() {
+        assert_eq!(ChanceTables::with_capacity(1).capacity(), MIN_CAPACITY);
+        assert_eq!(ChanceTables::with_capacity(MIN_CAPACITY + 1).capacity(), 2 * MIN_CAPACITY);
     }
 }
