@@ -386,7 +386,7 @@ fn strong_without_a_table_is_the_oracle() {
     }
 }
 
-/// The evaluator without its `chance_children` hook: the search values each spawn as a node.
+/// The evaluator without its `chance_value` hook: the search values each spawn as a node.
 struct OneByOne<E>(E);
 
 impl<E: search_core::Evaluator<Game2048>> search_core::Evaluator<Game2048> for OneByOne<E> {
@@ -405,7 +405,7 @@ impl<E: search_core::Evaluator<Game2048>> search_core::Evaluator<Game2048> for O
     }
 }
 
-/// Valuing a chance node's spawns in one loop (`Evaluation::chance_children`) changes nothing:
+/// Valuing a chance node's spawns in one loop (`Evaluation::chance_value`) changes nothing:
 /// with the strong agent's horizons and a chance table, the same value to the bit, the same
 /// move and the same counts as the search valuing each spawn as a node, along a seeded game.
 #[test]
