@@ -259,7 +259,7 @@ impl Board {
             }
             score += t.score[line];
         }
-        Ok(Slide { board: Board(t.slid(direction, lines)), score })
+        Ok(Slide { board: Board(slid(direction, lines)), score })
     }
 
     /// The board as the tables see a slide towards `direction`: itself for left and right, its
@@ -289,17 +289,16 @@ impl Board {
         if self.has_max_rank() {
             return self.after_checked(direction);
         }
-        let t = tables();
         let lines = self.lines(direction);
         let board = Board(match direction {
-            Direction::Left | Direction::Right => t.slid(direction, lines),
+            Direction::Left | Direction::Right => slid(direction, lines),
             // One direction alone: the column tables put each slid column in place, without
             // transposing back (`afters`, for all four, keeps to the smaller row tables).
             Direction::Up => {
-                (0..4).fold(0, |acc, i| acc | t.up[usize::from((lines >> (16 * i)) as u16)] << (4 * i))
+                (0..4).fold(0, |acc, i| acc | UP[usize::from((lines >> (16 * i)) as u16)] << (4 * i))
             }
             Direction::Down => {
-                (0..4).fold(0, |acc, i| acc | t.down[usize::from((lines >> (16 * i)) as u16)] << (4 * i))
+                (0..4).fold(0, |acc, i| acc | DOWN[usize::from((lines >> (16 * i)) as u16)] << (4 * i))
             }
         });
         (board != self).then_some(board)
@@ -325,10 +324,9 @@ impl Board {
         if self.has_max_rank() {
             return Direction::ALL.map(|d| self.after_checked(d));
         }
-        let t = tables();
         let transposed = self.transpose().0;
         let legal = |direction: Direction, lines: u64| {
-            let raw = t.slid(direction, lines);
+            let raw = slid(direction, lines);
             (raw != self.0).then_some(Board(raw))
         };
         [
@@ -441,15 +439,25 @@ impl fmt::Debug for Board {
 /// assert_eq!(slide_line([2, 2, 3, 0]), ([3, 3, 0, 0], 8, false)); // no chain merge
 /// assert_eq!(slide_line([15, 15, 0, 0]).2, true);
 /// ```
-pub fn slide_line(line: [u8; 4]) -> ([u8; 4], u32, bool) {
+pub const fn slide_line(line: [u8; 4]) -> ([u8; 4], u32, bool) {
+    // A `const fn` (loops, no iterators), so that the move tables are built by the compiler.
+    let mut tiles = [0u8; 4];
+    let mut count = 0;
+    let mut i = 0;
+    while i < 4 {
+        if line[i] != 0 {
+            tiles[count] = line[i];
+            count += 1;
+        }
+        i += 1;
+    }
     let mut out = [0u8; 4];
     let mut n = 0;
     let mut score = 0;
     let mut overflow = false;
-    let tiles: Vec<u8> = line.iter().copied().filter(|&r| r != 0).collect();
-    let mut i = 0;
-    while i < tiles.len() {
-        if i + 1 < tiles.len() && tiles[i] == tiles[i + 1] {
+    i = 0;
+    while i < count {
+        if i + 1 < count && tiles[i] == tiles[i + 1] {
             if tiles[i] == MAX_RANK {
                 overflow = true;
                 out[n] = tiles[i];
@@ -474,48 +482,94 @@ fn unpack(line: u16) -> [u8; 4] {
     std::array::from_fn(|i| ((line >> (4 * i)) & 0xF) as u8)
 }
 
-fn pack(line: [u8; 4]) -> u16 {
-    line.iter().enumerate().fold(0, |acc, (i, &r)| acc | (u16::from(r) << (4 * i)))
-}
-
 const LINES: usize = 1 << 16;
 
 /// The move tables of lines (four ranks, the first cell in the low nibble) slid towards their
 /// first cell and towards their last, as in a legal slide: a line with a 32768 merges it like
 /// any other rank, so callers rule those out first (see [`Board::after`]).
 pub(crate) fn line_slides() -> (&'static [u16; LINES], &'static [u16; LINES]) {
-    let t = tables();
-    (&t.left, &t.right)
+    (&LEFT, &RIGHT)
 }
 
-/// Move tables over all 65,536 lines, built once per process. Arrays of exactly 65,536 entries,
-/// so that indexing by a `u16` needs no bounds check; boxed, so that building them never puts
-/// megabytes on a thread's stack. Up and down slide the rows of the transposed board: two tables
-/// of `u16` (256 KiB) leave more of the cache to the search than column tables of `u64` would.
+/// A line slid towards its first cell (`towards_last` false) or its last, packed as
+/// [`Board::row`] gives it.
+const fn slid_line_packed(line: u16, towards_last: bool) -> u16 {
+    let mut ranks = [0u8; 4];
+    let mut i = 0;
+    while i < 4 {
+        let cell = if towards_last { 3 - i } else { i };
+        ranks[i] = ((line >> (4 * cell)) & 0xF) as u8;
+        i += 1;
+    }
+    let (slid, _, _) = slide_line(ranks);
+    let mut packed = 0u16;
+    i = 0;
+    while i < 4 {
+        let cell = if towards_last { 3 - i } else { i };
+        packed |= (slid[i] as u16) << (4 * cell);
+        i += 1;
+    }
+    packed
+}
+
+/// Every line slid one way: see [`slid_line_packed`].
+const fn line_table(towards_last: bool) -> [u16; LINES] {
+    let mut table = [0u16; LINES];
+    let mut line = 0;
+    while line < LINES {
+        table[line] = slid_line_packed(line as u16, towards_last);
+        line += 1;
+    }
+    table
+}
+
+/// `lines` put back as columns: a line's cells at bits 0, 16, 32 and 48.
+const fn column_table(lines: &[u16; LINES]) -> [u64; LINES] {
+    let mut table = [0u64; LINES];
+    let mut line = 0;
+    while line < LINES {
+        let slid = lines[line] as u64;
+        table[line] =
+            (slid & 0xF) | (slid >> 4 & 0xF) << 16 | (slid >> 8 & 0xF) << 32 | (slid >> 12 & 0xF) << 48;
+        line += 1;
+    }
+    table
+}
+
+const SLID_LEFT: [u16; LINES] = line_table(false);
+const SLID_RIGHT: [u16; LINES] = line_table(true);
+
+/// The move tables, built by the compiler: a slide reads them at a fixed address, with no
+/// check that they exist. Arrays of exactly 65,536 entries, so that indexing by a `u16` needs
+/// no bounds check. Up and down slide the rows of the transposed board.
+///
+/// A row slid left (towards column 0).
+static LEFT: [u16; LINES] = SLID_LEFT;
+/// A row slid right.
+static RIGHT: [u16; LINES] = SLID_RIGHT;
+/// A column (a row of the transposed board) slid up, put back as a column: its cells at bits 0,
+/// 16, 32 and 48. Only [`Board::after`] reads these.
+static UP: [u64; LINES] = column_table(&SLID_LEFT);
+/// The same, slid down.
+static DOWN: [u64; LINES] = column_table(&SLID_RIGHT);
+
+/// The tables a plain slide needs besides the moves, built once per process; boxed, so that
+/// building them never puts megabytes on a thread's stack.
 struct Tables {
-    /// A row slid left (towards column 0).
-    left: Box<[u16; LINES]>,
-    /// A row slid right.
-    right: Box<[u16; LINES]>,
-    /// A column (a row of the transposed board) slid up, put back as a column: its cells at bits
-    /// 0, 16, 32 and 48. Only [`Board::after`] reads these.
-    up: Box<[u64; LINES]>,
-    /// The same, slid down.
-    down: Box<[u64; LINES]>,
     /// The merge score of a line; the same in both directions (runs of equal tiles pair up the
     /// same number of times from either end).
     score: Box<[u32; LINES]>,
     overflow: Box<[bool; LINES]>,
 }
 
-impl Tables {
-    /// The raw board after sliding towards `direction`, from [`Board::lines`] of the board
-    /// before. An overflowing merge must have been ruled out.
-    #[inline(always)]
-    fn slid(&self, direction: Direction, lines: u64) -> u64 {
+/// The raw board after sliding towards `direction`, from [`Board::lines`] of the board before.
+/// An overflowing merge must have been ruled out.
+#[inline(always)]
+fn slid(direction: Direction, lines: u64) -> u64 {
+    {
         let table = match direction {
-            Direction::Left | Direction::Up => &self.left,
-            Direction::Right | Direction::Down => &self.right,
+            Direction::Left | Direction::Up => &LEFT,
+            Direction::Right | Direction::Down => &RIGHT,
         };
         let line = |r: u32| usize::from((lines >> (16 * r)) as u16);
         let rows = (0..4).fold(0, |acc, r| acc | u64::from(table[line(r)]) << (16 * r));
@@ -534,34 +588,42 @@ fn boxed<T: Copy + Default, const N: usize>() -> Box<[T; N]> {
 fn tables() -> &'static Tables {
     static TABLES: OnceLock<Tables> = OnceLock::new();
     TABLES.get_or_init(|| {
-        let (mut left, mut right) = (boxed::<u16, LINES>(), boxed::<u16, LINES>());
-        let (mut up, mut down) = (boxed::<u64, LINES>(), boxed::<u64, LINES>());
         let (mut score, mut overflow) = (boxed::<u32, LINES>(), boxed::<bool, LINES>());
-        // A line's four nibbles spread into a column: nibble `i` to bits `16·i..16·i + 4`.
-        let column =
-            |line: u16| (0..4).fold(0u64, |acc, i| acc | u64::from((line >> (4 * i)) & 0xF) << (16 * i));
         for line in 0..=u16::MAX {
-            let ranks = unpack(line);
-            let (slid_left, line_score, line_overflow) = slide_line(ranks);
-            let mut reversed = ranks;
-            reversed.reverse();
-            let (mut slid_right, _, _) = slide_line(reversed);
-            slid_right.reverse();
-            let i = usize::from(line);
-            left[i] = pack(slid_left);
-            right[i] = pack(slid_right);
-            up[i] = column(left[i]);
-            down[i] = column(right[i]);
-            score[i] = line_score;
-            overflow[i] = line_overflow;
+            let (_, line_score, line_overflow) = slide_line(unpack(line));
+            score[usize::from(line)] = line_score;
+            overflow[usize::from(line)] = line_overflow;
         }
-        Tables { left, right, up, down, score, overflow }
+        Tables { score, overflow }
     })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn pack(line: [u8; 4]) -> u16 {
+        line.iter().enumerate().fold(0, |acc, (i, &r)| acc | (u16::from(r) << (4 * i)))
+    }
+
+    /// The tables the compiler builds are the plain definition, on every line: left as
+    /// `slide_line`, right as it on the reversed line, up and down as columns of those.
+    #[test]
+    fn move_tables_are_slide_line_on_every_line() {
+        for line in 0..=u16::MAX {
+            let i = usize::from(line);
+            let ranks = unpack(line);
+            assert_eq!(LEFT[i], pack(slide_line(ranks).0), "{line:04x}");
+            let mut reversed = ranks;
+            reversed.reverse();
+            let mut right = slide_line(reversed).0;
+            right.reverse();
+            assert_eq!(RIGHT[i], pack(right), "{line:04x}");
+            let column =
+                |l: u16| (0..4).fold(0u64, |acc, k| acc | u64::from((l >> (4 * k)) & 0xF) << (16 * k));
+            assert_eq!((UP[i], DOWN[i]), (column(LEFT[i]), column(RIGHT[i])), "{line:04x}");
+        }
+    }
 
     fn board(text: &str) -> Board {
         text.parse().unwrap()
