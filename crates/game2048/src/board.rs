@@ -536,22 +536,19 @@ const fn column_table(lines: &[u16; LINES]) -> [u64; LINES] {
     table
 }
 
-const SLID_LEFT: [u16; LINES] = line_table(false);
-const SLID_RIGHT: [u16; LINES] = line_table(true);
-
 /// The move tables, built by the compiler: a slide reads them at a fixed address, with no
 /// check that they exist. Arrays of exactly 65,536 entries, so that indexing by a `u16` needs
 /// no bounds check. Up and down slide the rows of the transposed board.
 ///
 /// A row slid left (towards column 0).
-static LEFT: [u16; LINES] = SLID_LEFT;
+static LEFT: [u16; LINES] = line_table(false);
 /// A row slid right.
-static RIGHT: [u16; LINES] = SLID_RIGHT;
+static RIGHT: [u16; LINES] = line_table(true);
 /// A column (a row of the transposed board) slid up, put back as a column: its cells at bits 0,
 /// 16, 32 and 48. Only [`Board::after`] reads these.
-static UP: [u64; LINES] = column_table(&SLID_LEFT);
+static UP: [u64; LINES] = column_table(&LEFT);
 /// The same, slid down.
-static DOWN: [u64; LINES] = column_table(&SLID_RIGHT);
+static DOWN: [u64; LINES] = column_table(&RIGHT);
 
 /// The tables a plain slide needs besides the moves, built once per process; boxed, so that
 /// building them never puts megabytes on a thread's stack.
