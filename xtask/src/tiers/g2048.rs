@@ -227,9 +227,10 @@ pub const STRONG_FAST: Player2048 = Player2048::Strong { cprob: 1e-3, max_depth:
 /// agents at depth 4; expectimax at 5 and minimax at 6), then rows beyond the seed (baselines,
 /// the strong agent to 2048, and the strong agent playing on to the end).
 ///
-/// With `network` (a file of `cargo xtask train-2048`), two more rows play on to the end with
+/// With `network` (a file of `cargo xtask train-2048`), three more rows play on to the end with
 /// it: one ply (`ntuple-greedy-play-on`), and the strong search at a shallow setting
-/// (`ntuple-strong-play-on`: cut-off 0.01, at most 3 moves deep).
+/// (`ntuple-strong-play-on`: cut-off 0.01, at most 3 moves deep) and one move deeper
+/// (`ntuple-deep-play-on`: at most 4).
 ///
 /// `quick` keeps every row but plays at reduced depth, and the play-on rows stop after 300 moves.
 pub fn rows_2048(quick: bool, network: Option<&Path>) -> Vec<Row> {
@@ -292,8 +293,12 @@ pub fn rows_2048(quick: bool, network: Option<&Path>) -> Vec<Row> {
         let network = path.to_path_buf();
         let greedy = Player2048::NTupleGreedy { network: network.clone() };
         rows.push(row(3, format!("{prefix}ntuple-greedy-play-on"), games(100), greedy, None));
-        let strong = Player2048::NTupleStrong { network, cprob: 0.01, max_depth: 3 };
+        let strong = Player2048::NTupleStrong { network: network.clone(), cprob: 0.01, max_depth: 3 };
         rows.push(row(3, format!("{prefix}ntuple-strong-play-on"), games(50), strong, None));
+        // One move deeper: about a fifth of the shallow row's speed, still well over ten times
+        // nneonneo's moves per second.
+        let deep = Player2048::NTupleStrong { network, cprob: 0.01, max_depth: if quick { 3 } else { 4 } };
+        rows.push(row(3, format!("{prefix}ntuple-deep-play-on"), games(50), deep, None));
     }
     if quick {
         for row in &mut rows {
@@ -375,7 +380,7 @@ mod tests {
     }
 
     #[test]
-    fn a_network_adds_two_play_on_rows_that_replay_with_it() {
+    fn a_network_adds_three_play_on_rows_that_replay_with_it() {
         use game2048::ntuple::{Shape, TrainConfig};
         let dir = std::env::temp_dir().join(format!("tiers-network-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -386,9 +391,9 @@ mod tests {
 
         let plain = rows_2048(true, None).len();
         let rows = rows_2048(true, Some(&path));
-        assert_eq!(rows.len(), plain + 2);
+        assert_eq!(rows.len(), plain + 3);
         let ntuple: Vec<&Row> = rows.iter().filter(|r| r.id.contains("ntuple")).collect();
-        assert_eq!(ntuple.len(), 2);
+        assert_eq!(ntuple.len(), 3);
         for row in ntuple {
             let RowSpec::G2048(spec) = &row.spec else { panic!("a 2048 row") };
             assert_eq!((spec.stop_at, spec.max_moves), (None, Some(300)));
