@@ -97,7 +97,7 @@ enum Task {
         #[arg(long, value_name = "K/N")]
         shard: Option<Shard>,
         /// An n-tuple network (from `cargo xtask train-2048`): adds 2048 rows that play to the
-        /// end with it, one ply, a shallow strong search and one a move deeper.
+        /// end with it, one ply, a shallow strong search and a deeper one.
         #[arg(long, value_name = "FILE")]
         network: Option<PathBuf>,
         /// Run only the rows whose id contains one of these words (e.g. `--rows ntuple,greedy`).

@@ -229,8 +229,8 @@ pub const STRONG_FAST: Player2048 = Player2048::Strong { cprob: 1e-3, max_depth:
 ///
 /// With `network` (a file of `cargo xtask train-2048`), three more rows play on to the end with
 /// it: one ply (`ntuple-greedy-play-on`), and the strong search at a shallow setting
-/// (`ntuple-strong-play-on`: cut-off 0.01, at most 3 moves deep) and one move deeper
-/// (`ntuple-deep-play-on`: at most 4).
+/// (`ntuple-strong-play-on`: cut-off 0.01, at most 3 moves deep) and a deeper one
+/// (`ntuple-deep-play-on`: cut-off 0.001, at most 4).
 ///
 /// `quick` keeps every row but plays at reduced depth, and the play-on rows stop after 300 moves.
 pub fn rows_2048(quick: bool, network: Option<&Path>) -> Vec<Row> {
@@ -295,9 +295,14 @@ pub fn rows_2048(quick: bool, network: Option<&Path>) -> Vec<Row> {
         rows.push(row(3, format!("{prefix}ntuple-greedy-play-on"), games(100), greedy, None));
         let strong = Player2048::NTupleStrong { network: network.clone(), cprob: 0.01, max_depth: 3 };
         rows.push(row(3, format!("{prefix}ntuple-strong-play-on"), games(50), strong, None));
-        // One move deeper: about a fifth of the shallow row's speed, still well over ten times
-        // nneonneo's moves per second.
-        let deep = Player2048::NTupleStrong { network, cprob: 0.01, max_depth: if quick { 3 } else { 4 } };
+        // Deeper: at cut-off 0.01 the probabilities stop the search after about three moves
+        // whatever the depth cap, so the cut-off goes down with the cap going up (about a
+        // tenth of the shallow row's speed).
+        let deep = if quick {
+            Player2048::NTupleStrong { network, cprob: 0.05, max_depth: 3 }
+        } else {
+            Player2048::NTupleStrong { network, cprob: 0.001, max_depth: 4 }
+        };
         rows.push(row(3, format!("{prefix}ntuple-deep-play-on"), games(50), deep, None));
     }
     if quick {
