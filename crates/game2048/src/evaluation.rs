@@ -218,7 +218,8 @@ impl<H: Heuristic> Evaluator<Game2048> for Evaluation<H> {
         // board without a move is lost.
         let lost = self.terminal(game, position, player, ply);
         let value = self.heuristic.expected_best_afterstate(position.board, two, four, lost);
-        let children = u64::from(empty) * if four > 0.0 { 2 } else { 1 };
+        // The game lists an outcome only when its probability is positive.
+        let children = u64::from(empty) * (u64::from(two > 0.0) + u64::from(four > 0.0));
         Some((value, children))
     }
 }
