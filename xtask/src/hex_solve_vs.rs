@@ -505,36 +505,67 @@ fn time_cell(run: Option<&EngineRun>) -> String {
     }
 }
 
+/// A wall-time cell: the solve command's wall seconds when the engine solved the position.
+fn wall_cell(run: Option<&EngineRun>) -> String {
+    match run {
+        Some(run) if run.status == Status::Solved => format!("{:.3}", run.wall_s),
+        _ => "–".to_string(),
+    }
+}
+
+/// `ours / theirs` to two places, or a dash.
+fn ratio_cell(ours: f64, theirs: Option<f64>) -> String {
+    match theirs {
+        Some(theirs) if theirs > 0.0 => format!("{:.2}", ours / theirs),
+        _ => "–".to_string(),
+    }
+}
+
 /// The Markdown summary: one row per position, then the totals over the positions both
-/// engines solved (or ours solved, without theirs).
+/// engines solved (or ours solved, without theirs). Beside the CPU seconds, the solve command's
+/// wall seconds: with several threads the CPU time adds the threads up, and only the wall time
+/// shows a speed-up.
 pub fn markdown(rows: &[Row], config_lines: &[String]) -> String {
     let mut text = String::from("# hex-solve-vs\n\n");
     for line in config_lines {
         let _ = writeln!(text, "- {line}");
     }
     text.push_str(
-        "\nCPU seconds of each engine's process (user + system), less its start-up on that board size.\n\n",
+        "\nCPU seconds of each engine's process (user + system), less its start-up on that board size; wall seconds of the solve command alone.\n\n",
     );
-    text.push_str("| position | size | winner | theirs CPU s | ours CPU s | ours/theirs |\n");
-    text.push_str("|---|---|---|---:|---:|---:|\n");
+    text.push_str(
+        "| position | size | winner | theirs CPU s | ours CPU s | ours/theirs | theirs wall s | ours wall s | wall ours/theirs |\n",
+    );
+    text.push_str("|---|---|---|---:|---:|---:|---:|---:|---:|\n");
     let (mut ours_total, mut theirs_total, mut counted) = (0.0, 0.0, 0);
+    let (mut ours_wall, mut theirs_wall) = (0.0, 0.0);
     for row in rows {
         let ratio = row.ratio.map_or_else(|| "–".to_string(), |r| format!("{r:.2}"));
+        let solved = |run: &EngineRun| run.status == Status::Solved;
+        let wall_ratio = if solved(&row.ours) && row.theirs.as_ref().is_some_and(solved) && !row.disagreement
+        {
+            ratio_cell(row.ours.wall_s, row.theirs.as_ref().map(|t| t.wall_s))
+        } else {
+            "–".to_string()
+        };
         let _ = writeln!(
             text,
-            "| {} | {} | {} | {} | {} | {ratio} |",
+            "| {} | {} | {} | {} | {} | {ratio} | {} | {} | {wall_ratio} |",
             row.name,
             row.size,
             row.winner_text(),
             time_cell(row.theirs.as_ref()),
             time_cell(Some(&row.ours)),
+            wall_cell(row.theirs.as_ref()),
+            wall_cell(Some(&row.ours)),
         );
-        let solved = |run: &EngineRun| run.status == Status::Solved;
         let both = solved(&row.ours) && row.theirs.as_ref().is_none_or(solved) && !row.disagreement;
         if both {
             counted += 1;
             ours_total += row.ours.net_cpu_s;
             theirs_total += row.theirs.as_ref().map_or(0.0, |t| t.net_cpu_s);
+            ours_wall += row.ours.wall_s;
+            theirs_wall += row.theirs.as_ref().map_or(0.0, |t| t.wall_s);
         }
     }
     let compared = rows.iter().any(|r| r.theirs.is_some());
@@ -544,9 +575,14 @@ pub fn markdown(rows: &[Row], config_lines: &[String]) -> String {
         "–".into()
     };
     let theirs = if compared { format!("{theirs_total:.3}") } else { "–".to_string() };
+    let (theirs_wall_cell, wall_ratio) = if compared {
+        (format!("{theirs_wall:.3}"), ratio_cell(ours_wall, Some(theirs_wall)))
+    } else {
+        ("–".to_string(), "–".to_string())
+    };
     let _ = writeln!(
         text,
-        "| **total** ({counted} of {} solved{}) | | | {theirs} | {ours_total:.3} | {ratio} |",
+        "| **total** ({counted} of {} solved{}) | | | {theirs} | {ours_total:.3} | {ratio} | {theirs_wall_cell} | {ours_wall:.3} | {wall_ratio} |",
         rows.len(),
         if compared { " by both" } else { "" }
     );
@@ -783,7 +819,7 @@ mod tests {
             cpu_s: net + 0.5,
             startup_cpu_s: 0.5,
             net_cpu_s: net,
-            wall_s: net,
+            wall_s: net + 0.25,
         }
     }
 
@@ -808,16 +844,24 @@ mod tests {
         assert_eq!((alone.disagreement, alone.ratio), (false, None));
 
         let text = markdown(&[agree.clone(), differ, late], &[]);
-        assert!(text.contains("| a | 7 | white | 1.000 | 2.000 | 2.00 |"), "{text}");
+        assert!(text.contains("| a | 7 | white | 1.000 | 2.000 | 2.00 | 1.250 | 2.250 | 1.80 |"), "{text}");
         assert!(text.contains("| b | 7 | DISAGREE |"), "{text}");
-        assert!(text.contains("| c | 7 | black | 1.000 | timeout (9.0) | – |"), "{text}");
-        assert!(text.contains("| **total** (1 of 3 solved by both) | | | 1.000 | 2.000 | 2.00 |"), "{text}");
+        assert!(text.contains("| c | 7 | black | 1.000 | timeout (9.0) | – | 1.250 | – | – |"), "{text}");
+        assert!(
+            text.contains(
+                "| **total** (1 of 3 solved by both) | | | 1.000 | 2.000 | 2.00 | 1.250 | 2.250 | 1.80 |"
+            ),
+            "{text}"
+        );
         assert!(text.contains("**DISAGREEMENT** on b."), "{text}");
         let json = serde_json::to_string(&agree).unwrap();
         assert!(json.contains("\"net_cpu_s\":2.0") && json.contains("\"ratio\":2.0"), "{json}");
 
         let ours_only = markdown(&[alone], &[]);
-        assert!(ours_only.contains("| d | 7 | black | – | 3.000 | – |"), "{ours_only}");
-        assert!(ours_only.contains("| **total** (1 of 1 solved) | | | – | 3.000 | – |"), "{ours_only}");
+        assert!(ours_only.contains("| d | 7 | black | – | 3.000 | – | – | 3.250 | – |"), "{ours_only}");
+        assert!(
+            ours_only.contains("| **total** (1 of 1 solved) | | | – | 3.000 | – | – | 3.250 | – |"),
+            "{ours_only}"
+        );
     }
 }

@@ -64,7 +64,9 @@ fn agreeing_engines_exit_zero_and_write_a_line_per_position_and_a_summary() {
         assert!(first["ours"][key].as_f64().is_some_and(|s| s >= 0.0), "{key}: {first}");
     }
     let summary = std::fs::read_to_string(out.join("summary.md")).unwrap();
-    assert!(summary.contains("| position | size | winner | theirs CPU s | ours CPU s | ours/theirs |"));
+    assert!(summary.contains(
+        "| position | size | winner | theirs CPU s | ours CPU s | ours/theirs | theirs wall s | ours wall s | wall ours/theirs |"
+    ));
     assert!(summary.contains("| 5x5-c3 | 5 | black |"), "{summary}");
     assert!(summary.contains("(2 of 2 solved by both)"), "{summary}");
     assert!(stdout.contains("| 5x5-empty | 5 | black |"), "{stdout}");
