@@ -740,6 +740,18 @@ impl LineTable {
         ]
     }
 
+    /// The four lines of `lines` slid with `slides`, with their scores, and packed again.
+    #[inline(always)]
+    fn slid_lines(&self, slides: &[u16; LINES], lines: u64) -> ([SlidLine; 4], u64) {
+        let at = |k: u32| self.slid(slides, (lines >> (16 * k)) as u16);
+        let slid = [at(0), at(1), at(2), at(3)];
+        let after = u64::from(slid[0].line)
+            | u64::from(slid[1].line) << 16
+            | u64::from(slid[2].line) << 32
+            | u64::from(slid[3].line) << 48;
+        (slid, after)
+    }
+
     /// `line` slid with `slides`, and its score.
     #[inline(always)]
     fn slid(&self, slides: &[u16; LINES], line: u16) -> SlidLine {
@@ -842,12 +854,7 @@ impl Heuristic for LineTable {
         let (rows, cols) = (board.raw(), board.transpose().raw());
         let mut best = Best::default();
         for (lines, table) in self.directions(rows, cols) {
-            let at = |k: u32| self.slid(table, (lines >> (16 * k)) as u16);
-            let (a, b, c, d) = (at(0), at(1), at(2), at(3));
-            let after = u64::from(a.line)
-                | u64::from(b.line) << 16
-                | u64::from(c.line) << 32
-                | u64::from(d.line) << 48;
+            let ([a, b, c, d], after) = self.slid_lines(table, lines);
             if let Some(v) = self.afterstate(lines, after, (a.score + b.score) + (c.score + d.score)) {
                 best.consider(v);
             }
@@ -871,9 +878,7 @@ impl Heuristic for LineTable {
         let mut other_pair = [[0f32; 4]; 4];
         let mut across_others = [[0u64; 4]; 4];
         for (d, (lines, table)) in self.directions(rows, cols).into_iter().enumerate() {
-            let at = |k: u32| self.slid(table, (lines >> (16 * k)) as u16);
-            let slid = [at(0), at(1), at(2), at(3)];
-            let after = slid.iter().enumerate().fold(0u64, |acc, (k, e)| acc | u64::from(e.line) << (16 * k));
+            let (slid, after) = self.slid_lines(table, lines);
             let across = Board::from_raw(after).transpose().raw();
             let pairs = [slid[0].score + slid[1].score, slid[2].score + slid[3].score];
             for k in 0..4 {
