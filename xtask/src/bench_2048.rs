@@ -16,7 +16,10 @@
 //! The raw move rate is measured the same way on every board of the file in the four
 //! directions: ours through `Board::after`, theirs through `execute_move`, both called through a
 //! function pointer that the compiler cannot see through (their library's function is reached
-//! that way anyway, so ours is too, to compare like with like).
+//! that way anyway, so ours is too, to compare like with like). A second rate counts the four
+//! moves of a board as a search node needs them: ours in one call of `Board::afters` (which
+//! transposes the board once for up and down), theirs in four calls of `execute_move` (which
+//! is how its search gets them).
 //!
 //! Into the output folder go `bench-2048.jsonl` (one [`BoardRow`] per board) and `summary.md`
 //! (the per-board table, the agreement, the ratio of the totals and the median ratio), which is
@@ -307,6 +310,39 @@ fn move_rate(boards: &[Board], execute: ExecuteMove) -> f64 {
     best
 }
 
+/// Our four moves of a board at once ([`Board::afters`], what the search calls at every node:
+/// one transpose serves up and down), each the board unchanged when the move is not legal.
+fn our_four_moves(board: u64) -> [u64; 4] {
+    let board = Board::from_raw(board);
+    board.afters().map(|after| after.unwrap_or(board).raw())
+}
+
+/// Moves per CPU-second when `four` gives all four moves of a board in one call (a node of a
+/// search), over every board of the file, best of five passes of at least 0.2 s each.
+fn four_move_rate(boards: &[Board], four: &dyn Fn(u64) -> [u64; 4]) -> f64 {
+    let four = std::hint::black_box(four);
+    let mut best: f64 = 0.0;
+    for _ in 0..5 {
+        let mut slides = 0u64;
+        let mut acc = 0u64;
+        let start = thread_cpu_seconds();
+        let mut seconds = 0.0;
+        while seconds < 0.2 {
+            for _ in 0..50 {
+                for board in boards {
+                    let [a, b, c, d] = four(board.raw());
+                    acc ^= a ^ b ^ c ^ d;
+                }
+            }
+            slides += 50 * 4 * boards.len() as u64;
+            seconds = thread_cpu_seconds() - start;
+        }
+        std::hint::black_box(acc);
+        best = best.max(slides as f64 / seconds);
+    }
+    best
+}
+
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     let n = xs.len();
@@ -371,8 +407,16 @@ pub fn run(config: &BenchConfig) -> Result<Vec<BoardRow>, BenchError> {
         writeln!(lines, "{line}").map_err(io(&jsonl))?;
         rows.push(row);
     }
-    let ours_rate = move_rate(&boards, our_execute_move);
-    let theirs_rate = theirs.as_ref().map(|t| move_rate(&boards, t.execute_move));
+    let ours_rate = MoveRates {
+        one: move_rate(&boards, our_execute_move),
+        four: four_move_rate(&boards, &our_four_moves),
+    };
+    let theirs_rate = theirs.as_ref().map(|t| {
+        let execute = t.execute_move;
+        // SAFETY: the function takes plain integers.
+        let four = move |board: u64| std::array::from_fn(|d| unsafe { execute(d as i32, board) });
+        MoveRates { one: move_rate(&boards, execute), four: four_move_rate(&boards, &four) }
+    });
     let summary = markdown(config, &rows, ours_rate, theirs_rate);
     let path = config.out.join(SUMMARY_FILE);
     std::fs::write(&path, &summary).map_err(io(&path))?;
@@ -381,8 +425,23 @@ pub fn run(config: &BenchConfig) -> Result<Vec<BoardRow>, BenchError> {
     Ok(rows)
 }
 
+/// Raw moves per CPU-second, measured two ways.
+#[derive(Clone, Copy, Debug)]
+pub struct MoveRates {
+    /// One direction a call (`Board::after`, `execute_move`).
+    pub one: f64,
+    /// All four directions of a board, as a search node needs them: ours in one call
+    /// (`Board::afters`), theirs in four calls of `execute_move`.
+    pub four: f64,
+}
+
 /// The summary: the per-board table, then the totals.
-pub fn markdown(config: &BenchConfig, rows: &[BoardRow], ours_rate: f64, theirs_rate: Option<f64>) -> String {
+pub fn markdown(
+    config: &BenchConfig,
+    rows: &[BoardRow],
+    ours_rate: MoveRates,
+    theirs_rate: Option<MoveRates>,
+) -> String {
     let mut text = String::new();
     let _ = writeln!(
         text,
@@ -439,16 +498,29 @@ pub fn markdown(config: &BenchConfig, rows: &[BoardRow], ours_rate: f64, theirs_
     }
     let _ = write!(
         text,
-        "Raw moves per CPU-second, every board in the four directions through a function pointer: ours {:.0} M",
-        ours_rate / 1e6
+        "Raw moves per CPU-second, every board in the four directions through a function pointer: \
+         one direction a call, ours (`Board::after`) {:.0} M",
+        ours_rate.one / 1e6
     );
     match theirs_rate {
         Some(t) => {
-            let _ =
-                writeln!(text, ", nneonneo's `execute_move` {:.0} M: **{:.2}×**.", t / 1e6, ours_rate / t);
+            let _ = writeln!(
+                text,
+                ", nneonneo's `execute_move` {:.0} M: **{:.2}×**; the four moves of a board (a search \
+                 node), ours in one call (`Board::afters`) {:.0} M, theirs in four calls {:.0} M: **{:.2}×**.",
+                t.one / 1e6,
+                ours_rate.one / t.one,
+                ours_rate.four / 1e6,
+                t.four / 1e6,
+                ours_rate.four / t.four
+            );
         }
         None => {
-            let _ = writeln!(text, ".");
+            let _ = writeln!(
+                text,
+                "; the four moves of a board in one call (`Board::afters`) {:.0} M.",
+                ours_rate.four / 1e6
+            );
         }
     }
     text
@@ -534,7 +606,20 @@ mod tests {
             theirs_move: None,
             theirs_ms: None,
         };
-        let text = markdown(&config, &[row], 1e8, None);
+        let text = markdown(&config, &[row], MoveRates { one: 1e8, four: 2e8 }, None);
         assert!(text.contains("nneonneo not run") && text.contains("| 1 | 2 | 4 | 1.50 | - |"), "{text}");
+        assert!(text.contains("`Board::after`) 100 M") && text.contains("`Board::afters`) 200 M"), "{text}");
+    }
+
+    #[test]
+    fn our_four_moves_are_the_four_slides() {
+        let board: Board = "2 2 0 0/0 0 0 0/0 0 0 0/0 0 0 4".parse().unwrap();
+        let four = our_four_moves(board.raw());
+        for (d, raw) in four.into_iter().enumerate() {
+            assert_eq!(raw, our_execute_move(d as i32, board.raw()), "direction {d}");
+        }
+        // Up is not legal on a board whose tiles are all on the top row: the board comes back.
+        let top: Board = "2 4 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+        assert_eq!(our_four_moves(top.raw())[0], top.raw());
     }
 }

@@ -292,8 +292,9 @@ impl Board {
         let lines = self.lines(direction);
         let board = Board(match direction {
             Direction::Left | Direction::Right => slid(direction, lines),
-            // One direction alone: the column tables put each slid column in place, without
-            // transposing back (`afters`, for all four, keeps to the smaller row tables).
+            // The column tables put each slid column in place, without transposing back
+            // (`afters` does the same for up and down: with the row tables and two transposes
+            // back, the four moves of a board took 12 % longer).
             Direction::Up => {
                 (0..4).fold(0, |acc, i| acc | UP[usize::from((lines >> (16 * i)) as u16)] << (4 * i))
             }
@@ -325,15 +326,15 @@ impl Board {
             return Direction::ALL.map(|d| self.after_checked(d));
         }
         let transposed = self.transpose().0;
-        let legal = |direction: Direction, lines: u64| {
-            let raw = slid(direction, lines);
-            (raw != self.0).then_some(Board(raw))
+        let legal = |raw: u64| (raw != self.0).then_some(Board(raw));
+        let columns = |table: &[u64; LINES]| {
+            (0..4).fold(0, |acc, i| acc | table[usize::from((transposed >> (16 * i)) as u16)] << (4 * i))
         };
         [
-            legal(Direction::Up, transposed),
-            legal(Direction::Down, transposed),
-            legal(Direction::Left, self.0),
-            legal(Direction::Right, self.0),
+            legal(columns(&UP)),
+            legal(columns(&DOWN)),
+            legal(slid(Direction::Left, self.0)),
+            legal(slid(Direction::Right, self.0)),
         ]
     }
 
