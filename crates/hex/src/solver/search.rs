@@ -315,7 +315,7 @@ impl Search<'_> {
                 }
                 (key.unorient(geo, e.must), proof, e.work)
             }
-            None => match self.quick(me, own, other, empty) {
+            None => match self.quick(me, own, other, empty, false) {
                 Quick::Solved(v) => return self.store(&key, v, v.proof, start_nodes, 0),
                 Quick::Open { must, proof } => {
                     // Delayed expansion: estimate the numbers as if every child were new,
@@ -472,7 +472,7 @@ impl Search<'_> {
         if wins != 0 {
             return Insight::Win(Some(lowest(wins)));
         }
-        match self.quick(me, own, other, empty) {
+        match self.quick(me, own, other, empty, true) {
             Quick::Solved(v) if v.phi == 0 => Insight::Win((empty >> v.best & 1 == 1).then_some(v.best)),
             Quick::Solved(v) => Insight::Loss(v.proof),
             Quick::Open { must, .. } => Insight::Open(must),
@@ -481,7 +481,15 @@ impl Search<'_> {
 
     /// What a node is known to be before searching its children: wins and losses found by
     /// threats and virtual connections, otherwise the region the mover must play in.
-    fn quick(&mut self, me: Color, own: u128, other: u128, empty: u128) -> Quick {
+    ///
+    /// With `mover_build` false, H-search builds only the opponent's connections (the loss
+    /// and the must-play region), not the mover's (a semi-connection between the mover's
+    /// edges, a win). The proof-number search passes false: the mover's win is then found
+    /// one move deeper, where it is the opponent's virtual connection, at the cost of a few
+    /// more nodes, and the mover's build, half of a node's cost, found a win in only 2 to 7 %
+    /// of the nodes. On seven 7x7 and 8x8 positions the search took 4 % more nodes and 32 %
+    /// less time without it.
+    fn quick(&mut self, me: Color, own: u128, other: u128, empty: u128, mover_build: bool) -> Quick {
         let geo = self.geo;
         let opp = me.opponent();
         if let Some(carrier) = virtual_win(geo, me, own, empty) {
@@ -517,15 +525,17 @@ impl Search<'_> {
             if must == 0 {
                 return Quick::Solved(Value::loss(proof));
             }
-            match h.build(geo, me, own, empty) {
-                EdgeLink::Virtual(carrier) => {
-                    return Quick::Solved(Value::win(carrier, lowest(carrier | empty)));
-                }
-                EdgeLink::Semis => {
-                    // The smallest carrier: it is the proof of the win, and rules out the
-                    // opponent's moves outside it one level up.
-                    if let Some((key, carrier)) = h.edge_semis().min_by_key(|(_, c)| c.count_ones()) {
-                        return Quick::Solved(Value::win(carrier, key));
+            if mover_build {
+                match h.build(geo, me, own, empty) {
+                    EdgeLink::Virtual(carrier) => {
+                        return Quick::Solved(Value::win(carrier, lowest(carrier | empty)));
+                    }
+                    EdgeLink::Semis => {
+                        // The smallest carrier: it is the proof of the win, and rules out the
+                        // opponent's moves outside it one level up.
+                        if let Some((key, carrier)) = h.edge_semis().min_by_key(|(_, c)| c.count_ones()) {
+                            return Quick::Solved(Value::win(carrier, key));
+                        }
                     }
                 }
             }
