@@ -13,10 +13,13 @@
 //!   cell outside the proof are left out);
 //! - **H-search** (Anshelevich's AND and OR rules over groups and empty cells, with the
 //!   ziggurat and the fourth-row template IVa as base connections; a cheap search for chains
-//!   of bridges and templates runs first) for both sides at every new position: a virtual
-//!   connection between the mover's edges, or a semi-connection it can complete, is a win
-//!   without search; one of the opponent's is a loss; and the opponent's semi-connections
-//!   between its edges confine the mover to the intersection of their carriers. The OR rule
+//!   of bridges and templates runs first) for the opponent at every new position: its
+//!   virtual connection between its edges is a loss for the mover, and its semi-connections
+//!   between its edges confine the mover to the intersection of their carriers. The mover's
+//!   own connections are not built there (half the cost of a node, a win in a few per cent
+//!   of them): its win shows one move deeper, as the opponent's connection there.
+//!   [`Solver::analyse`], a look at one position without search (the MCTS player's proofs
+//!   inside its tree), builds both sides. The OR rule
 //!   keeps every combination it finds (up to eight a new semi-connection), not only the
 //!   first: the carriers differ, and a later AND needs the one that avoids its other half;
 //! - **fill-in** after every move: dead cells (four neighbours in a row of one colour, an
@@ -112,8 +115,8 @@ pub struct SolverConfig {
     /// Look for the opponent's semi-connections (cells where its stone would give it a virtual
     /// win) before trying moves. Slower nodes, far fewer of them.
     pub semi_connections: bool,
-    /// Build both sides' virtual and semi-connections by H-search (AND and OR rules over
-    /// groups and empty cells) at every new position: wins found without search, and the
+    /// Build the opponent's virtual and semi-connections by H-search (AND and OR rules over
+    /// groups and empty cells) at every new position: losses found without search, and the
     /// must-play region from all the opponent's semi-connections between its edges. Much
     /// slower nodes, far fewer of them; replaces `semi_connections` when on.
     pub h_search: bool,
