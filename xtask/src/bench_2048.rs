@@ -282,32 +282,11 @@ extern "C" fn our_execute_move(direction: i32, board: u64) -> u64 {
     board.after(Direction::ALL[(direction & 3) as usize]).unwrap_or(board).raw()
 }
 
-/// Slides per CPU-second of `execute` over every board in every direction, best of five passes
-/// of at least 0.2 s each.
+/// Slides per CPU-second of `execute` over every board in every direction.
 fn move_rate(boards: &[Board], execute: ExecuteMove) -> f64 {
     let execute = std::hint::black_box(execute);
-    let mut best: f64 = 0.0;
-    for _ in 0..5 {
-        let mut slides = 0u64;
-        let mut acc = 0u64;
-        let start = thread_cpu_seconds();
-        let mut seconds = 0.0;
-        while seconds < 0.2 {
-            for _ in 0..50 {
-                for board in boards {
-                    for d in 0..4 {
-                        // SAFETY: both functions take plain integers.
-                        acc ^= unsafe { execute(d, board.raw()) };
-                    }
-                }
-            }
-            slides += 50 * 4 * boards.len() as u64;
-            seconds = thread_cpu_seconds() - start;
-        }
-        std::hint::black_box(acc);
-        best = best.max(slides as f64 / seconds);
-    }
-    best
+    // SAFETY: both functions take plain integers.
+    slide_rate(boards, |board| (0..4).fold(0, |acc, d| acc ^ unsafe { execute(d, board) }))
 }
 
 /// Our four moves of a board at once ([`Board::afters`], what the search calls at every node:
@@ -318,9 +297,16 @@ fn our_four_moves(board: u64) -> [u64; 4] {
 }
 
 /// Moves per CPU-second when `four` gives all four moves of a board in one call (a node of a
-/// search), over every board of the file, best of five passes of at least 0.2 s each.
+/// search), over every board of the file.
 fn four_move_rate(boards: &[Board], four: &dyn Fn(u64) -> [u64; 4]) -> f64 {
     let four = std::hint::black_box(four);
+    slide_rate(boards, |board| four(board).into_iter().fold(0, |acc, after| acc ^ after))
+}
+
+/// Slides per CPU-second when `slide_four` makes the four slides of a board (and folds their
+/// results into one word, so none is optimised away): the best of five passes of at least
+/// 0.2 s each over every board.
+fn slide_rate(boards: &[Board], slide_four: impl Fn(u64) -> u64) -> f64 {
     let mut best: f64 = 0.0;
     for _ in 0..5 {
         let mut slides = 0u64;
@@ -330,8 +316,7 @@ fn four_move_rate(boards: &[Board], four: &dyn Fn(u64) -> [u64; 4]) -> f64 {
         while seconds < 0.2 {
             for _ in 0..50 {
                 for board in boards {
-                    let [a, b, c, d] = four(board.raw());
-                    acc ^= a ^ b ^ c ^ d;
+                    acc ^= slide_four(board.raw());
                 }
             }
             slides += 50 * 4 * boards.len() as u64;
