@@ -552,6 +552,19 @@ mod tests {
         assert!(e5.contains(&at(&["f4", "f5", "g4", "g5"])), "{e5:x?}");
     }
 
+    /// The builders of a parallel solve sit side by side in one `Vec`: each must start on its
+    /// own pair of cache lines, or the threads slow each other down (see [`HSearch`]).
+    #[test]
+    fn builders_of_different_threads_share_no_cache_line() {
+        assert!(std::mem::align_of::<HSearch>() >= 128);
+        let builders: Vec<HSearch> = (0..3).map(|_| HSearch::new()).collect();
+        for pair in builders.windows(2) {
+            let gap = std::ptr::from_ref(&pair[1]) as usize - std::ptr::from_ref(&pair[0]) as usize;
+            assert_eq!(gap % 128, 0);
+            assert_eq!(std::ptr::from_ref(&pair[0]) as usize % 128, 0);
+        }
+    }
+
     #[test]
     fn the_empty_3x3_board_has_the_centre_as_a_semi() {
         let geo = Geometry::new(3);
