@@ -146,10 +146,13 @@ impl ChanceTable {
         (slot.check & !0xFF == want).then_some((slot.value, (slot.check & 0xFF) as u32))
     }
 
-    /// Reads the slot of `key`, so that a probe soon after finds it in the cache.
+    /// Starts loading the slot of `key` into the cache, so that a probe soon after finds it
+    /// there.
     #[inline(always)]
-    fn touch(&self, key: u64) -> u64 {
-        self.slots.get(self.index(key)).map_or(0, |slot| slot.check)
+    fn prefetch(&self, key: u64) {
+        if let Some(slot) = self.slots.get(self.index(key)) {
+            crate::prefetch::prefetch(slot);
+        }
     }
 
     /// Stores `value` for `key`, found with `depth` left; a depth above 255 does not fit the
@@ -489,12 +492,15 @@ where
                     }
                 };
                 if let Some(t) = table.as_deref() {
-                    // The children's table slots are read all at once before any child is
-                    // searched: their cache misses then overlap instead of coming one by one.
+                    // The children's table slots are prefetched all at once before any child
+                    // is searched: their cache misses then overlap with each other and with the
+                    // first child's work instead of coming one by one. (A plain read of each
+                    // slot, which this replaced, made the search wait for all of them.)
                     let mut children: SmallVec<[G::State; 8]> = SmallVec::new();
                     game.successors(state, |_, child| children.push(child));
-                    let touched = children.iter().fold(0, |acc, child| acc ^ t.touch(game.hash(child)));
-                    std::hint::black_box(touched);
+                    for child in &children {
+                        t.prefetch(game.hash(child));
+                    }
                     for child in &children {
                         consider(self.value(child, child_depth, ply + 1, prob, table.as_deref_mut()));
                     }

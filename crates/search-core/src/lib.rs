@@ -92,7 +92,8 @@
 //!   walks that check the contract of [`Game`] and [`GameHash`]). Enable it in
 //!   `[dev-dependencies]`: `search-core = { version = "…", features = ["testing"] }`.
 
-#![forbid(unsafe_code)]
+// `deny` rather than `forbid`: the module `prefetch` allows its one intrinsic call.
+#![deny(unsafe_code)]
 
 pub mod agent;
 pub mod alphabeta;
@@ -109,6 +110,7 @@ mod narrowed;
 mod ordering;
 #[cfg(feature = "parallel")]
 pub mod parallel;
+mod prefetch;
 mod stats;
 mod table;
 #[cfg(feature = "testing")]
