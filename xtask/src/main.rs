@@ -298,9 +298,13 @@ enum Task {
         /// Games to play in this run.
         #[arg(long, default_value_t = 100_000, value_parser = clap::value_parser!(u64).range(1..))]
         games: u64,
-        /// The TD step size of a board's value.
-        #[arg(long, default_value_t = 0.1, value_parser = parse_learning_rate)]
-        learning_rate: f32,
+        /// How the weights move: td (one step size) or tc (temporal coherence: a step size per
+        /// weight).
+        #[arg(long, default_value = "td", value_parser = parse_rule)]
+        rule: game2048::ntuple::LearningRule,
+        /// The step size of a board's value (default 0.1 with td, 1 with tc).
+        #[arg(long, value_parser = parse_learning_rate)]
+        learning_rate: Option<f32>,
         /// The seed of the spawns.
         #[arg(long, default_value_t = 2048)]
         seed: u64,
@@ -320,6 +324,10 @@ enum Task {
 }
 
 fn parse_shape(text: &str) -> Result<game2048::ntuple::Shape, String> {
+    text.parse().map_err(|e: game2048::ntuple::NTupleError| e.to_string())
+}
+
+fn parse_rule(text: &str) -> Result<game2048::ntuple::LearningRule, String> {
     text.parse().map_err(|e: game2048::ntuple::NTupleError| e.to_string())
 }
 
@@ -603,13 +611,28 @@ fn main() -> ExitCode {
                 }
             };
         }
-        Task::Train2048 { shape, games, learning_rate, seed, threads, out, checkpoint_every, resume } => {
+        Task::Train2048 {
+            shape,
+            games,
+            rule,
+            learning_rate,
+            seed,
+            threads,
+            out,
+            checkpoint_every,
+            resume,
+        } => {
             let out = out.unwrap_or_else(|| {
                 workspace_root().join("target").join("ntuple").join(format!("{}.bin", shape.name()))
+            });
+            let learning_rate = learning_rate.unwrap_or(match rule {
+                game2048::ntuple::LearningRule::Td => 0.1,
+                game2048::ntuple::LearningRule::Coherence => 1.0,
             });
             let options = train_2048::TrainOptions {
                 shape,
                 games,
+                rule,
                 learning_rate,
                 seed,
                 threads,

@@ -9,13 +9,15 @@
 //! the batch's mean score and tile rates, and the seconds it took. The progress bar shows the
 //! last batch's mean score and 2048/8192/16384 rates.
 //!
-//! With `--threads 1` the run is deterministic; with more, threads update the weights at once
+//! `--rule tc` trains by temporal coherence learning (a step size per weight; the file then also
+//! holds the two sums per weight it needs, three times the size, so that `--resume` goes on
+//! exactly). With `--threads 1` the run is deterministic; with more, threads update the weights at once
 //! (see [`game2048::ntuple`]) and the network depends on their timing.
 
 use std::io::Write as _;
 use std::path::PathBuf;
 
-use game2048::ntuple::{NTupleNetwork, REPORTED_TILES, Shape, TrainConfig, TrainReport};
+use game2048::ntuple::{LearningRule, NTupleNetwork, REPORTED_TILES, Shape, TrainConfig, TrainReport};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
@@ -26,7 +28,9 @@ pub struct TrainOptions {
     pub shape: Shape,
     /// Games to play in this run.
     pub games: u64,
-    /// TD step size.
+    /// How the weights move.
+    pub rule: LearningRule,
+    /// The step size.
     pub learning_rate: f32,
     /// The spawns' seed.
     pub seed: u64,
@@ -125,6 +129,7 @@ pub fn run(options: &TrainOptions) -> Result<Vec<CurvePoint>, String> {
             learning_rate: options.learning_rate,
             seed: options.seed,
             threads: options.threads,
+            rule: options.rule,
         };
         let report = network.train(&config, |_| bar.inc(1));
         left -= batch;
@@ -164,6 +169,7 @@ mod tests {
         let options = TrainOptions {
             shape: Shape::Small,
             games: 6,
+            rule: LearningRule::Td,
             learning_rate: 0.1,
             seed: 3,
             threads: 1,

@@ -11,6 +11,10 @@
 //! [`NTupleNetwork::train`] plays games with the network's own greedy choice (the slide
 //! maximising merge score plus the afterstate's value) and moves each afterstate's value towards
 //! the next move's reward plus the next afterstate's value (TD(0)), towards 0 after the last move.
+//! With [`LearningRule::Coherence`] each weight has its own step size, temporal coherence
+//! learning (Beal & Smith 1999, for 2048 Jaśkowski 2016): the step shrinks as the weight's
+//! errors stop agreeing in sign, so weights that have settled stop moving while the others
+//! still learn at full speed.
 //!
 //! Weights are `f32` held in atomics, so several threads can train one network at once without
 //! locks (each update is a load and a store that may race with another thread's, as in
@@ -123,10 +127,63 @@ pub enum NTupleError {
     /// A shape name that is neither `small` nor `standard`.
     #[error("unknown network shape {0:?} (expected small or standard)")]
     UnknownShape(String),
+    /// A learning rule that is neither `td` nor `tc`.
+    #[error("unknown learning rule {0:?} (expected td or tc)")]
+    UnknownRule(String),
 }
 
 /// The file's first bytes.
 const MAGIC: &[u8; 8] = b"G2048NT1";
+
+/// The bytes that start the optional temporal-coherence section after the weights.
+const COHERENCE_MAGIC: &[u8; 8] = b"G2048TC1";
+
+/// How training moves the weights.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum LearningRule {
+    /// TD(0) with one step size for every weight (`learning_rate`, 0.1 in Jaśkowski's first
+    /// stage).
+    #[default]
+    Td,
+    /// Temporal coherence learning: weight `i` moves by `learning_rate · |E_i| / A_i` times
+    /// its share of the error, where `E_i` sums the errors it has seen and `A_i` their absolute
+    /// values (a weight not yet updated moves at the full rate). Jaśkowski's runs use a
+    /// learning rate of 1 with it. It keeps two more numbers per weight while training (three
+    /// times the memory) and saves them with the network, so that a resumed run goes on with
+    /// the same step sizes.
+    Coherence,
+}
+
+impl LearningRule {
+    /// The name used on command lines: `td` or `tc`.
+    pub fn name(self) -> &'static str {
+        match self {
+            LearningRule::Td => "td",
+            LearningRule::Coherence => "tc",
+        }
+    }
+}
+
+impl std::str::FromStr for LearningRule {
+    type Err = NTupleError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text {
+            "td" => Ok(LearningRule::Td),
+            "tc" => Ok(LearningRule::Coherence),
+            other => Err(NTupleError::UnknownRule(other.to_string())),
+        }
+    }
+}
+
+/// The two sums temporal coherence learning keeps per weight, as `f32` bits.
+#[derive(Debug)]
+struct Coherence {
+    /// Per tuple, the sum of the errors each weight has seen.
+    errors: Vec<Box<[AtomicU32]>>,
+    /// Per tuple, the sum of their absolute values.
+    absolute: Vec<Box<[AtomicU32]>>,
+}
 
 /// An n-tuple network (see the [module documentation](self)).
 #[derive(Debug)]
@@ -135,6 +192,8 @@ pub struct NTupleNetwork {
     /// One table per tuple, each of `16^len` weights, stored as `f32` bits.
     weights: Vec<Box<[AtomicU32]>>,
     games: AtomicU64,
+    /// Temporal coherence's sums, made the first time training asks for them.
+    coherence: std::sync::OnceLock<Coherence>,
 }
 
 /// The 8 symmetries of `board`: the board and its horizontal mirror, each upside down or not,
@@ -160,12 +219,33 @@ fn symmetries(board: Board) -> [u64; 8] {
 impl NTupleNetwork {
     /// A network of `shape` with every weight 0.
     pub fn new(shape: Shape) -> Self {
-        let weights = shape
+        NTupleNetwork {
+            shape,
+            weights: Self::zeros(shape),
+            games: AtomicU64::new(0),
+            coherence: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// One table of zeros per tuple.
+    fn zeros(shape: Shape) -> Vec<Box<[AtomicU32]>> {
+        shape
             .tuples()
             .iter()
             .map(|tuple| (0..1usize << (4 * tuple.len())).map(|_| AtomicU32::new(0)).collect())
-            .collect();
-        NTupleNetwork { shape, weights, games: AtomicU64::new(0) }
+            .collect()
+    }
+
+    /// Temporal coherence's sums, all zero the first time.
+    fn coherence(&self) -> &Coherence {
+        self.coherence
+            .get_or_init(|| Coherence { errors: Self::zeros(self.shape), absolute: Self::zeros(self.shape) })
+    }
+
+    /// Whether it holds temporal coherence's sums (it has been trained with
+    /// [`LearningRule::Coherence`]).
+    pub fn has_coherence(&self) -> bool {
+        self.coherence.get().is_some()
     }
 
     /// Its shape.
@@ -193,9 +273,20 @@ impl NTupleNetwork {
 
     /// Adds `delta` spread over the weights that make up `board`'s value.
     fn update(&self, board: Board, delta: f32) {
+        self.indices(board, |t, i| add(&self.weights[t][i], delta));
+    }
+
+    /// Temporal coherence's update of the weights of `board` for the error `error`: each weight
+    /// moves by `step · |E| / A · error` and then adds `error` to `E` and its size to `A`.
+    fn update_coherent(&self, board: Board, step: f32, error: f32) {
+        let coherence = self.coherence();
         self.indices(board, |t, i| {
-            let w = &self.weights[t][i];
-            w.store((f32::from_bits(w.load(Ordering::Relaxed)) + delta).to_bits(), Ordering::Relaxed);
+            let (e, a) = (&coherence.errors[t][i], &coherence.absolute[t][i]);
+            let (sum, size) = (load(e), load(a));
+            let rate = if size > 0.0 { sum.abs() / size } else { 1.0 };
+            add(&self.weights[t][i], step * rate * error);
+            add(e, error);
+            add(a, error.abs());
         });
     }
 
@@ -255,10 +346,14 @@ impl NTupleNetwork {
         let mut score = 0u64;
         let mut moves = 0u64;
         let alpha = config.learning_rate / (self.shape.tuples().len() * 8) as f32;
+        let learn = |prev: Board, error: f32| match config.rule {
+            LearningRule::Td => self.update(prev, alpha * error),
+            LearningRule::Coherence => self.update_coherent(prev, alpha, error),
+        };
         while let Some((_, after, reward)) = self.best_move(board) {
             if let Some(prev) = previous {
                 let target = reward as f32 + self.value(after) as f32;
-                self.update(prev, alpha * (target - self.value(prev) as f32));
+                learn(prev, target - self.value(prev) as f32);
             }
             score += u64::from(reward);
             moves += 1;
@@ -266,14 +361,15 @@ impl NTupleNetwork {
             board = rules.spawn(after, &mut rng).expect("a move leaves an empty cell");
         }
         if let Some(prev) = previous {
-            self.update(prev, alpha * -(self.value(prev) as f32));
+            learn(prev, -(self.value(prev) as f32));
         }
         self.games.fetch_add(1, Ordering::Relaxed);
         TrainedGame { number, score, moves, max_tile: board.max_tile() }
     }
 
     /// Writes the network to `path`: a header (magic, shape, games trained) and every weight as
-    /// a little-endian `f32`.
+    /// a little-endian `f32`; then, if it holds temporal coherence's sums, a second magic and
+    /// those sums in the same form (players ignore them; a resumed training reads them).
     pub fn save(&self, path: &Path) -> Result<(), NTupleError> {
         let io = |source| NTupleError::Io { path: path.display().to_string(), source };
         // Written to a temporary file first and renamed, so an interrupted save never leaves a
@@ -284,17 +380,19 @@ impl NTupleNetwork {
         out.write_all(MAGIC).map_err(io)?;
         out.write_all(&[self.shape.code()]).map_err(io)?;
         out.write_all(&self.games_trained().to_le_bytes()).map_err(io)?;
-        for table in &self.weights {
-            for w in table.iter() {
-                out.write_all(&w.load(Ordering::Relaxed).to_le_bytes()).map_err(io)?;
-            }
+        write_tables(&mut out, &self.weights).map_err(io)?;
+        if let Some(coherence) = self.coherence.get() {
+            out.write_all(COHERENCE_MAGIC).map_err(io)?;
+            write_tables(&mut out, &coherence.errors).map_err(io)?;
+            write_tables(&mut out, &coherence.absolute).map_err(io)?;
         }
         out.flush().map_err(io)?;
         drop(out);
         std::fs::rename(&tmp, path).map_err(io)
     }
 
-    /// Reads a network [`NTupleNetwork::save`] wrote.
+    /// Reads a network [`NTupleNetwork::save`] wrote, with its temporal coherence sums if the
+    /// file has them.
     pub fn load(path: &Path) -> Result<Self, NTupleError> {
         let name = path.display().to_string();
         let io = |source| NTupleError::Io { path: name.clone(), source };
@@ -308,25 +406,64 @@ impl NTupleNetwork {
         let shape = Shape::from_code(header[8]).ok_or_else(|| bad("unknown shape"))?;
         let games = u64::from_le_bytes(header[9..17].try_into().expect("8 bytes"));
         let network = NTupleNetwork::new(shape);
-        let mut word = [0u8; 4];
-        for table in &network.weights {
-            for w in table.iter() {
-                input.read_exact(&mut word).map_err(|_| bad("fewer weights than its shape has"))?;
-                w.store(u32::from_le_bytes(word), Ordering::Relaxed);
+        read_tables(&mut input, &network.weights).map_err(|_| bad("fewer weights than its shape has"))?;
+        let mut magic = [0u8; 8];
+        match input.read(&mut magic[..1]).map_err(io)? {
+            0 => {}
+            _ => {
+                input
+                    .read_exact(&mut magic[1..])
+                    .map_err(|_| bad("more bytes than its shape has weights"))?;
+                if &magic != COHERENCE_MAGIC {
+                    return Err(bad("more bytes than its shape has weights"));
+                }
+                let coherence = network.coherence();
+                let short = |_| bad("a temporal coherence section shorter than its shape");
+                read_tables(&mut input, &coherence.errors).map_err(short)?;
+                read_tables(&mut input, &coherence.absolute).map_err(short)?;
+                if input.read(&mut magic[..1]).map_err(io)? != 0 {
+                    return Err(bad("more bytes after its temporal coherence section"));
+                }
             }
-        }
-        if input.read(&mut word).map_err(io)? != 0 {
-            return Err(bad("more bytes than its shape has weights"));
         }
         network.games.store(games, Ordering::Relaxed);
         Ok(network)
     }
 }
 
+/// Writes every value of `tables` as four little-endian bytes.
+fn write_tables(out: &mut impl Write, tables: &[Box<[AtomicU32]>]) -> std::io::Result<()> {
+    for w in tables.iter().flat_map(|table| table.iter()) {
+        out.write_all(&w.load(Ordering::Relaxed).to_le_bytes())?;
+    }
+    Ok(())
+}
+
+/// Fills `tables` from four little-endian bytes a value.
+fn read_tables(input: &mut impl Read, tables: &[Box<[AtomicU32]>]) -> std::io::Result<()> {
+    let mut word = [0u8; 4];
+    for w in tables.iter().flat_map(|table| table.iter()) {
+        input.read_exact(&mut word)?;
+        w.store(u32::from_le_bytes(word), Ordering::Relaxed);
+    }
+    Ok(())
+}
+
+/// An `f32` held as bits in an atomic.
+fn load(cell: &AtomicU32) -> f32 {
+    f32::from_bits(cell.load(Ordering::Relaxed))
+}
+
+/// Adds `delta` to an `f32` held as bits: a load and a store, not one atomic step, so two
+/// threads adding at once may lose one of the additions (see the [module documentation](self)).
+fn add(cell: &AtomicU32, delta: f32) {
+    cell.store((load(cell) + delta).to_bits(), Ordering::Relaxed);
+}
+
 impl Heuristic for NTupleNetwork {
     fn value(&self, board: Board) -> f64 {
         let mut v = 0.0f32;
-        self.indices(board, |t, i| v += f32::from_bits(self.weights[t][i].load(Ordering::Relaxed)));
+        self.indices(board, |t, i| v += load(&self.weights[t][i]));
         f64::from(v)
     }
 }
@@ -340,18 +477,20 @@ pub struct TrainConfig {
     /// Games to play.
     pub games: u64,
     /// The step size of a whole board's value (spread over its tuples and symmetries);
-    /// Jaśkowski uses 0.1 for the first stage.
+    /// Jaśkowski uses 0.1 for the first stage of TD, and 1 with temporal coherence.
     pub learning_rate: f32,
     /// The seed of the spawns; game `k` of a network trained `g` games uses `seed` and `g + k`,
     /// so a resumed training continues the same sequence.
     pub seed: u64,
     /// Threads playing games at once (1: deterministic).
     pub threads: usize,
+    /// How the weights move.
+    pub rule: LearningRule,
 }
 
 impl Default for TrainConfig {
     fn default() -> Self {
-        TrainConfig { games: 1000, learning_rate: 0.1, seed: 2048, threads: 1 }
+        TrainConfig { games: 1000, learning_rate: 0.1, seed: 2048, threads: 1, rule: LearningRule::Td }
     }
 }
 
@@ -423,6 +562,44 @@ mod tests {
         // Learning moved it: later games score better than the first ones (an untrained
         // network plays the greedy merge-score move).
         assert!(later.mean_score > 1.5 * first.mean_score, "{} then {}", first.mean_score, later.mean_score);
+    }
+
+    #[test]
+    fn coherence_learns_and_a_resumed_run_goes_on_with_its_step_sizes() {
+        let dir = std::env::temp_dir().join(format!("ntuple-tc-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = TrainConfig {
+            games: 300,
+            seed: 5,
+            learning_rate: 1.0,
+            rule: LearningRule::Coherence,
+            ..TrainConfig::default()
+        };
+        let a = NTupleNetwork::new(Shape::Small);
+        let first = a.train(&TrainConfig { games: 100, ..config }, |_| {});
+        assert!(a.has_coherence());
+        let path = dir.join("tc.bin");
+        a.save(&path).unwrap();
+        let a = NTupleNetwork::load(&path).unwrap();
+        assert!(a.has_coherence(), "the sums come back with the weights");
+        let later = a.train(&TrainConfig { games: 200, ..config }, |_| {});
+        let b = NTupleNetwork::new(Shape::Small);
+        b.train(&config, |_| {});
+        let board: Board = "2 4 8 16/0 2 4 8/0 0 2 4/0 0 0 2".parse().unwrap();
+        assert_eq!(a.value(board).to_bits(), b.value(board).to_bits(), "resumed = uninterrupted");
+        assert!(later.mean_score > 1.5 * first.mean_score, "{} then {}", first.mean_score, later.mean_score);
+        // A plain TD network of the same games is a different network: the rule matters.
+        let td = NTupleNetwork::new(Shape::Small);
+        td.train(&TrainConfig { rule: LearningRule::Td, learning_rate: 0.1, ..config }, |_| {});
+        assert!(!td.has_coherence());
+        assert_ne!(td.value(board), b.value(board));
+        // A cut temporal coherence section is refused.
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
+        let err = NTupleNetwork::load(&path).unwrap_err();
+        assert!(err.to_string().contains("temporal coherence"), "{err}");
+        assert!("tc".parse::<LearningRule>().is_ok() && "sgd".parse::<LearningRule>().is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
