@@ -249,12 +249,23 @@ enum Task {
         /// Instead of benchmarking, play one seeded game and write a boards file here.
         #[arg(long, value_name = "FILE")]
         make_boards: Option<PathBuf>,
-        /// The seed of the game --make-boards plays.
+        /// The seed of the game --make-boards plays, or of the first game of --games.
         #[arg(long, default_value_t = 2048)]
         seed: u64,
         /// Boards --make-boards keeps per largest tile (512 to 8192).
         #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=1000))]
         per_stage: u64,
+        /// Instead of timing decisions on boards, play this many whole games per player from
+        /// the same seeds (nneonneo, our strong search and, with --network, our n-tuple
+        /// players), timed by CPU clock: moves per CPU-second and tiles reached.
+        #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+        games: Option<u64>,
+        /// With --games: an n-tuple network file, which adds our n-tuple players.
+        #[arg(long, value_name = "FILE", requires = "games")]
+        network: Option<PathBuf>,
+        /// With --games: stop each game after this many moves.
+        #[arg(long, requires = "games", value_parser = clap::value_parser!(u64).range(1..))]
+        max_moves: Option<u64>,
     },
     /// Learn the Hex move-pattern weights (hex::patterns) from our MCTS player's self-play, and
     /// report how well they predict held-out moves.
@@ -642,7 +653,41 @@ fn main() -> ExitCode {
             };
             train_2048::run(&options).map(|_| ())
         }
-        Task::Bench2048 { boards, nneonneo, cprob, repeat, out, make_boards, seed, per_stage } => {
+        Task::Bench2048 {
+            boards,
+            nneonneo,
+            cprob,
+            repeat,
+            out,
+            make_boards,
+            seed,
+            per_stage,
+            games,
+            network,
+            max_moves,
+        } => {
+            if let Some(games) = games {
+                let config = bench_2048::games::GamesConfig {
+                    nneonneo,
+                    players: bench_2048::games::default_players(network.as_deref()),
+                    games,
+                    first_seed: seed,
+                    max_moves,
+                    out: out.unwrap_or_else(|| {
+                        workspace_root()
+                            .join("target")
+                            .join("eval")
+                            .join(format!("bench-2048-games-{}", timestamp()))
+                    }),
+                };
+                return match bench_2048::games::run(&config) {
+                    Ok(_) => ExitCode::SUCCESS,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        ExitCode::from(2)
+                    }
+                };
+            }
             if let Some(path) = make_boards {
                 let text = bench_2048::make_boards(seed, per_stage as usize);
                 std::fs::write(&path, text)

@@ -63,7 +63,8 @@ pub struct Row2048 {
 }
 
 impl Player2048 {
-    fn agent(&self) -> Box<dyn Agent> {
+    /// The agent this describes, on one thread.
+    pub fn agent(&self) -> Box<dyn Agent> {
         let network = |path: &Path| load_network(path).expect("the eval loads every network before it plays");
         let strong_config = |cprob, max_depth| StrongConfig {
             probability_cutoff: cprob,

@@ -42,6 +42,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use serde::Serialize;
 use thiserror::Error;
 
+pub mod games;
+
 /// The JSON lines file in the output folder.
 pub const RESULTS_FILE: &str = "bench-2048.jsonl";
 
@@ -90,6 +92,14 @@ pub enum BenchError {
         board: Board,
         /// What it answered.
         answer: i32,
+    },
+    /// A network file of our players could not be read.
+    #[error("{path}: {message}")]
+    Network {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        message: String,
     },
 }
 
