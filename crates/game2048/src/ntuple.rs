@@ -132,6 +132,9 @@ pub enum NTupleError {
     UnknownRule(String),
 }
 
+/// The most tuples a shape has.
+const MAX_TUPLES: usize = 4;
+
 /// The file's first bytes.
 const MAGIC: &[u8; 8] = b"G2048NT1";
 
@@ -176,13 +179,41 @@ impl std::str::FromStr for LearningRule {
     }
 }
 
-/// The two sums temporal coherence learning keeps per weight, as `f32` bits.
+/// The two sums temporal coherence learning keeps per weight: per tuple, one word per weight
+/// with the sum of its errors (`f32` bits, low half) and the sum of their absolute values (high
+/// half). One word, so that an update misses the cache once per weight for both.
 #[derive(Debug)]
 struct Coherence {
-    /// Per tuple, the sum of the errors each weight has seen.
-    errors: Vec<Box<[AtomicU32]>>,
-    /// Per tuple, the sum of their absolute values.
-    absolute: Vec<Box<[AtomicU32]>>,
+    sums: Vec<Box<[AtomicU64]>>,
+}
+
+impl Coherence {
+    fn new(shape: Shape) -> Self {
+        Coherence { sums: zeros(shape) }
+    }
+
+    /// Writes the sums of errors, then the sums of absolute values, four bytes each.
+    fn write(&self, out: &mut impl Write) -> std::io::Result<()> {
+        for half in [0, 32] {
+            for w in self.sums.iter().flat_map(|table| table.iter()) {
+                out.write_all(&((w.load(Ordering::Relaxed) >> half) as u32).to_le_bytes())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads what [`Coherence::write`] wrote.
+    fn read(&self, input: &mut impl Read) -> std::io::Result<()> {
+        let mut word = [0u8; 4];
+        for half in [0, 32] {
+            for w in self.sums.iter().flat_map(|table| table.iter()) {
+                input.read_exact(&mut word)?;
+                let other = w.load(Ordering::Relaxed) & (0xFFFF_FFFF << (32 - half));
+                w.store(other | u64::from(u32::from_le_bytes(word)) << half, Ordering::Relaxed);
+            }
+        }
+        Ok(())
+    }
 }
 
 /// An n-tuple network (see the [module documentation](self)).
@@ -221,25 +252,15 @@ impl NTupleNetwork {
     pub fn new(shape: Shape) -> Self {
         NTupleNetwork {
             shape,
-            weights: Self::zeros(shape),
+            weights: zeros(shape),
             games: AtomicU64::new(0),
             coherence: std::sync::OnceLock::new(),
         }
     }
 
-    /// One table of zeros per tuple.
-    fn zeros(shape: Shape) -> Vec<Box<[AtomicU32]>> {
-        shape
-            .tuples()
-            .iter()
-            .map(|tuple| (0..1usize << (4 * tuple.len())).map(|_| AtomicU32::new(0)).collect())
-            .collect()
-    }
-
     /// Temporal coherence's sums, all zero the first time.
     fn coherence(&self) -> &Coherence {
-        self.coherence
-            .get_or_init(|| Coherence { errors: Self::zeros(self.shape), absolute: Self::zeros(self.shape) })
+        self.coherence.get_or_init(|| Coherence::new(self.shape))
     }
 
     /// Whether it holds temporal coherence's sums (it has been trained with
@@ -258,51 +279,81 @@ impl NTupleNetwork {
         self.games.load(Ordering::Relaxed)
     }
 
-    /// The weight-table index of every tuple in every symmetry of `board`, in a fixed order.
-    fn indices(&self, board: Board, mut visit: impl FnMut(usize, usize)) {
-        for sym in symmetries(board) {
+    /// The weight-table index of every tuple in every symmetry of `board`, in a fixed order:
+    /// entry `4·s + t` is tuple `t` in symmetry `s`.
+    ///
+    /// All the indices are worked out before any weight is read. The tables are far larger
+    /// than the caches, so nearly every read misses; read in a short loop of their own, the 32
+    /// misses are all under way at once instead of a few at a time between index computations.
+    fn indices(&self, board: Board) -> [u32; 8 * MAX_TUPLES] {
+        let mut indices = [0u32; 8 * MAX_TUPLES];
+        for (s, sym) in symmetries(board).into_iter().enumerate() {
             for (t, tuple) in self.shape.tuples().iter().enumerate() {
-                let index = tuple
+                indices[MAX_TUPLES * s + t] = tuple
                     .iter()
                     .enumerate()
-                    .fold(0usize, |acc, (i, &cell)| acc | (((sym >> (4 * cell)) & 0xF) as usize) << (4 * i));
-                visit(t, index);
+                    .fold(0u32, |acc, (i, &cell)| acc | (((sym >> (4 * cell)) & 0xF) as u32) << (4 * i));
             }
+        }
+        indices
+    }
+
+    /// The value of the board whose [`Self::indices`] these are.
+    fn value_at(&self, indices: &[u32; 8 * MAX_TUPLES]) -> f32 {
+        let mut v = 0.0f32;
+        for (k, &i) in indices.iter().enumerate() {
+            v += load(&self.weights[k % MAX_TUPLES][i as usize]);
+        }
+        v
+    }
+
+    /// Calls `visit` with the tuple and weight index of every weight of `board`'s value.
+    fn weights_of(&self, board: Board, mut visit: impl FnMut(usize, usize)) {
+        for (k, i) in self.indices(board).into_iter().enumerate() {
+            visit(k % MAX_TUPLES, i as usize);
         }
     }
 
     /// Adds `delta` spread over the weights that make up `board`'s value.
     fn update(&self, board: Board, delta: f32) {
-        self.indices(board, |t, i| add(&self.weights[t][i], delta));
+        self.weights_of(board, |t, i| add(&self.weights[t][i], delta));
     }
 
     /// Temporal coherence's update of the weights of `board` for the error `error`: each weight
     /// moves by `step · |E| / A · error` and then adds `error` to `E` and its size to `A`.
     fn update_coherent(&self, board: Board, step: f32, error: f32) {
         let coherence = self.coherence();
-        self.indices(board, |t, i| {
-            let (e, a) = (&coherence.errors[t][i], &coherence.absolute[t][i]);
-            let (sum, size) = (load(e), load(a));
+        self.weights_of(board, |t, i| {
+            let cell = &coherence.sums[t][i];
+            let sums = cell.load(Ordering::Relaxed);
+            let (sum, size) = (f32::from_bits(sums as u32), f32::from_bits((sums >> 32) as u32));
             let rate = if size > 0.0 { sum.abs() / size } else { 1.0 };
             add(&self.weights[t][i], step * rate * error);
-            add(e, error);
-            add(a, error.abs());
+            let (sum, size) = (sum + error, size + error.abs());
+            cell.store(u64::from(sum.to_bits()) | u64::from(size.to_bits()) << 32, Ordering::Relaxed);
         });
     }
 
     /// The greedy move on `board` and its afterstate, by merge score plus the afterstate's
     /// value; `None` when no move is left.
     pub fn best_move(&self, board: Board) -> Option<(Direction, Board, u32)> {
-        let mut best: Option<(Direction, Board, u32, f64)> = None;
-        for d in Direction::ALL {
-            if let Some(slide) = board.play(d) {
-                let v = f64::from(slide.score) + self.value(slide.board);
-                if best.is_none_or(|(_, _, _, b)| v > b) {
-                    best = Some((d, slide.board, slide.score, v));
-                }
+        self.best_valued_move(board).map(|(d, after, reward, _)| (d, after, reward))
+    }
+
+    /// [`NTupleNetwork::best_move`] with the afterstate's value.
+    fn best_valued_move(&self, board: Board) -> Option<(Direction, Board, u32, f32)> {
+        // Every afterstate's indices first, then their weights: the reads of all four moves
+        // are under way together (see `indices`).
+        let slides = Direction::ALL.map(|d| board.play(d).map(|slide| (d, slide, self.indices(slide.board))));
+        let mut best: Option<(Direction, Board, u32, f32, f64)> = None;
+        for (d, slide, indices) in slides.into_iter().flatten() {
+            let value = self.value_at(&indices);
+            let v = f64::from(slide.score) + f64::from(value);
+            if best.is_none_or(|(.., b)| v > b) {
+                best = Some((d, slide.board, slide.score, value, v));
             }
         }
-        best.map(|(d, b, s, _)| (d, b, s))
+        best.map(|(d, after, reward, value, _)| (d, after, reward, value))
     }
 
     /// Trains the network by self-play (see the [module documentation](self)). `progress` is
@@ -350,9 +401,9 @@ impl NTupleNetwork {
             LearningRule::Td => self.update(prev, alpha * error),
             LearningRule::Coherence => self.update_coherent(prev, alpha, error),
         };
-        while let Some((_, after, reward)) = self.best_move(board) {
+        while let Some((_, after, reward, value)) = self.best_valued_move(board) {
             if let Some(prev) = previous {
-                let target = reward as f32 + self.value(after) as f32;
+                let target = reward as f32 + value;
                 learn(prev, target - self.value(prev) as f32);
             }
             score += u64::from(reward);
@@ -383,8 +434,7 @@ impl NTupleNetwork {
         write_tables(&mut out, &self.weights).map_err(io)?;
         if let Some(coherence) = self.coherence.get() {
             out.write_all(COHERENCE_MAGIC).map_err(io)?;
-            write_tables(&mut out, &coherence.errors).map_err(io)?;
-            write_tables(&mut out, &coherence.absolute).map_err(io)?;
+            coherence.write(&mut out).map_err(io)?;
         }
         out.flush().map_err(io)?;
         drop(out);
@@ -419,8 +469,7 @@ impl NTupleNetwork {
                 }
                 let coherence = network.coherence();
                 let short = |_| bad("a temporal coherence section shorter than its shape");
-                read_tables(&mut input, &coherence.errors).map_err(short)?;
-                read_tables(&mut input, &coherence.absolute).map_err(short)?;
+                coherence.read(&mut input).map_err(short)?;
                 if input.read(&mut magic[..1]).map_err(io)? != 0 {
                     return Err(bad("more bytes after its temporal coherence section"));
                 }
@@ -429,6 +478,15 @@ impl NTupleNetwork {
         network.games.store(games, Ordering::Relaxed);
         Ok(network)
     }
+}
+
+/// One table of zeros per tuple of `shape`, a value per weight.
+fn zeros<T: Default>(shape: Shape) -> Vec<Box<[T]>> {
+    shape
+        .tuples()
+        .iter()
+        .map(|tuple| (0..1usize << (4 * tuple.len())).map(|_| T::default()).collect())
+        .collect()
 }
 
 /// Writes every value of `tables` as four little-endian bytes.
@@ -462,9 +520,7 @@ fn add(cell: &AtomicU32, delta: f32) {
 
 impl Heuristic for NTupleNetwork {
     fn value(&self, board: Board) -> f64 {
-        let mut v = 0.0f32;
-        self.indices(board, |t, i| v += load(&self.weights[t][i]));
-        f64::from(v)
+        f64::from(self.value_at(&self.indices(board)))
     }
 }
 
@@ -523,6 +579,13 @@ pub struct TrainReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_shape_fits_the_index_array() {
+        for shape in [Shape::Small, Shape::Standard] {
+            assert_eq!(shape.tuples().len(), MAX_TUPLES, "{}", shape.name());
+        }
+    }
 
     #[test]
     fn symmetries_are_the_eight_of_the_square() {
