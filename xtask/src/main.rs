@@ -316,6 +316,12 @@ enum Task {
         /// The step size of a board's value (default 0.1 with td, 1 with tc).
         #[arg(long, value_parser = parse_learning_rate)]
         learning_rate: Option<f32>,
+        /// Keep the board where a game first shows this tile, to restart later games from.
+        #[arg(long, value_name = "TILE", value_parser = parse_tile, requires = "restart_share")]
+        restart_tile: Option<u32>,
+        /// The share of games, above 0 and at most 1, that start from a kept board.
+        #[arg(long, value_name = "SHARE", value_parser = parse_share, requires = "restart_tile")]
+        restart_share: Option<f64>,
         /// The seed of the spawns.
         #[arg(long, default_value_t = 2048)]
         seed: u64,
@@ -340,6 +346,20 @@ fn parse_shape(text: &str) -> Result<game2048::ntuple::Shape, String> {
 
 fn parse_rule(text: &str) -> Result<game2048::ntuple::LearningRule, String> {
     text.parse().map_err(|e: game2048::ntuple::NTupleError| e.to_string())
+}
+
+fn parse_tile(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(tile) if tile >= 4 && tile.is_power_of_two() && tile <= 1 << 16 => Ok(tile),
+        _ => Err(format!("expected a tile, a power of two from 4 to 65536, not {text:?}")),
+    }
+}
+
+fn parse_share(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(share) if share > 0.0 && share <= 1.0 => Ok(share),
+        _ => Err(format!("expected a share above 0 and at most 1, not {text:?}")),
+    }
 }
 
 fn parse_learning_rate(text: &str) -> Result<f32, String> {
@@ -627,6 +647,8 @@ fn main() -> ExitCode {
             games,
             rule,
             learning_rate,
+            restart_tile,
+            restart_share,
             seed,
             threads,
             out,
@@ -645,6 +667,10 @@ fn main() -> ExitCode {
                 games,
                 rule,
                 learning_rate,
+                restarts: match (restart_tile, restart_share) {
+                    (Some(tile), Some(share)) => game2048::ntuple::Restarts::from_tile(tile, share),
+                    _ => game2048::ntuple::Restarts::NONE,
+                },
                 seed,
                 threads,
                 out,

@@ -9,7 +9,9 @@
 //! the batch's mean score and tile rates, and the seconds it took. The progress bar shows the
 //! last batch's mean score and 2048/8192/16384 rates.
 //!
-//! `--rule tc` trains by temporal coherence learning (a step size per weight; the file then also
+//! `--restart-tile T --restart-share S` starts a share `S` of the games from boards kept where
+//! earlier games first showed tile `T` (the pool is saved with the network; the curve's scores
+//! and rates are of the games that started from a new board). `--rule tc` trains by temporal coherence learning (a step size per weight; the file then also
 //! holds the two sums per weight it needs, three times the size, so that `--resume` goes on
 //! exactly). With `--threads 1` the run is deterministic; with more, threads update the weights at once
 //! (see [`game2048::ntuple`]) and the network depends on their timing.
@@ -17,7 +19,9 @@
 use std::io::Write as _;
 use std::path::PathBuf;
 
-use game2048::ntuple::{LearningRule, NTupleNetwork, REPORTED_TILES, Shape, TrainConfig, TrainReport};
+use game2048::ntuple::{
+    LearningRule, NTupleNetwork, REPORTED_TILES, Restarts, Shape, TrainConfig, TrainReport,
+};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
@@ -32,6 +36,8 @@ pub struct TrainOptions {
     pub rule: LearningRule,
     /// The step size.
     pub learning_rate: f32,
+    /// Where games start.
+    pub restarts: Restarts,
     /// The spawns' seed.
     pub seed: u64,
     /// Threads playing at once.
@@ -49,6 +55,9 @@ pub struct TrainOptions {
 pub struct CurvePoint {
     /// Games trained in all, after this batch.
     pub games: u64,
+    /// How many games of the batch started from the restart pool (`--restart-tile`); the
+    /// score and rates are of the others.
+    pub restarted: u64,
     /// The batch's mean score.
     pub mean_score: f64,
     /// The share of the batch's games reaching 2048, 4096, 8192, 16384 and 32768.
@@ -130,6 +139,7 @@ pub fn run(options: &TrainOptions) -> Result<Vec<CurvePoint>, String> {
             seed: options.seed,
             threads: options.threads,
             rule: options.rule,
+            restarts: options.restarts,
         };
         let report = network.train(&config, |_| bar.inc(1));
         left -= batch;
@@ -137,6 +147,7 @@ pub fn run(options: &TrainOptions) -> Result<Vec<CurvePoint>, String> {
         bar.set_message(rates(&report));
         let point = CurvePoint {
             games: network.games_trained(),
+            restarted: report.restarted,
             mean_score: report.mean_score,
             reached: report.reached,
             seconds: report.seconds,
@@ -171,6 +182,7 @@ mod tests {
             games: 6,
             rule: LearningRule::Td,
             learning_rate: 0.1,
+            restarts: Restarts::NONE,
             seed: 3,
             threads: 1,
             out: out.clone(),

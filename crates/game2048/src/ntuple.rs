@@ -16,6 +16,14 @@
 //! errors stop agreeing in sign, so weights that have settled stop moving while the others
 //! still learn at full speed.
 //!
+//! Self-play rarely gets far: while a network is young, few of its games reach the late stages,
+//! so it learns least about the boards that decide its best games. With [`Restarts`], the board
+//! on which a game first shows a given tile (8192, say) is kept in a pool, and a share of later
+//! games start from a board of that pool instead of a new board (a restart strategy in the
+//! spirit of Jaśkowski's carousel shaping), so the late stages get played again and again. The
+//! pool is saved with the network; the rates training reports count only the games that started
+//! from a new board.
+//!
 //! Weights are `f32` held in atomics, so several threads can train one network at once without
 //! locks (each update is a load and a store that may race with another thread's, as in
 //! Hogwild-style training). With one thread, training is deterministic: the same seed gives the
@@ -141,6 +149,55 @@ const MAGIC: &[u8; 8] = b"G2048NT1";
 /// The bytes that start the optional temporal-coherence section after the weights.
 const COHERENCE_MAGIC: &[u8; 8] = b"G2048TC1";
 
+/// The bytes that start the optional section of the restart pool.
+const STARTS_MAGIC: &[u8; 8] = b"G2048RS1";
+
+/// Where training games start: a new board, or, for a share of them, a board kept from an
+/// earlier game of the same training (see the [module documentation](self)).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Restarts {
+    /// A fresh game's board is kept when this tile first appears on it.
+    pub tile: u32,
+    /// The share of games, 0 to 1, that start from a kept board (once one is kept).
+    pub share: f64,
+    /// How many boards the pool keeps; a new one then replaces the oldest.
+    pub capacity: usize,
+}
+
+impl Restarts {
+    /// Every game starts from a new board.
+    pub const NONE: Restarts = Restarts { tile: 0, share: 0.0, capacity: 0 };
+
+    /// A share of games start from boards where `tile` first appeared, from a pool of 4,096.
+    pub fn from_tile(tile: u32, share: f64) -> Self {
+        Restarts { tile, share, capacity: 4096 }
+    }
+
+    fn active(&self) -> bool {
+        self.share > 0.0 && self.capacity > 0 && self.tile > 0
+    }
+}
+
+/// The restart pool: the boards kept so far, and how many have been offered (the next one
+/// replaces `offered % capacity` once the pool is full).
+#[derive(Debug, Default)]
+struct Starts {
+    boards: Vec<Board>,
+    offered: u64,
+}
+
+impl Starts {
+    fn offer(&mut self, board: Board, capacity: usize) {
+        if self.boards.len() < capacity {
+            self.boards.push(board);
+        } else if capacity > 0 {
+            let slot = (self.offered % capacity as u64) as usize;
+            self.boards[slot] = board;
+        }
+        self.offered += 1;
+    }
+}
+
 /// How training moves the weights.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum LearningRule {
@@ -225,6 +282,8 @@ pub struct NTupleNetwork {
     games: AtomicU64,
     /// Temporal coherence's sums, made the first time training asks for them.
     coherence: std::sync::OnceLock<Coherence>,
+    /// The restart pool of training (empty unless training used [`Restarts`]).
+    starts: std::sync::Mutex<Starts>,
     /// Each tuple's cells as runs of neighbouring cells (see [`Run`]).
     runs: [[Run; MAX_RUNS]; MAX_TUPLES],
 }
@@ -301,6 +360,7 @@ impl NTupleNetwork {
             weights: zeros(shape),
             games: AtomicU64::new(0),
             coherence: std::sync::OnceLock::new(),
+            starts: std::sync::Mutex::default(),
             runs: std::array::from_fn(|t| Run::of(shape.tuples()[t])),
         }
     }
@@ -314,6 +374,15 @@ impl NTupleNetwork {
     /// [`LearningRule::Coherence`]).
     pub fn has_coherence(&self) -> bool {
         self.coherence.get().is_some()
+    }
+
+    /// The boards its training keeps to restart games from ([`Restarts`]).
+    pub fn restart_pool(&self) -> Vec<Board> {
+        self.pool().boards.clone()
+    }
+
+    fn pool(&self) -> std::sync::MutexGuard<'_, Starts> {
+        self.starts.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     /// Its shape.
@@ -420,12 +489,14 @@ impl NTupleNetwork {
         } else {
             (0..config.games).map(play).collect()
         };
-        let n = games.len().max(1) as f64;
+        let fresh: Vec<&TrainedGame> = games.iter().filter(|g| !g.restarted).collect();
+        let n = fresh.len().max(1) as f64;
         TrainReport {
             games: config.games,
-            mean_score: games.iter().map(|g| g.score as f64).sum::<f64>() / n,
+            restarted: (games.len() - fresh.len()) as u64,
+            mean_score: fresh.iter().map(|g| g.score as f64).sum::<f64>() / n,
             reached: std::array::from_fn(|i| {
-                games.iter().filter(|g| g.max_tile >= REPORTED_TILES[i]).count() as f64 / n
+                fresh.iter().filter(|g| g.max_tile >= REPORTED_TILES[i]).count() as f64 / n
             }),
             seconds: start.elapsed().as_secs_f64(),
         }
@@ -436,7 +507,19 @@ impl NTupleNetwork {
         let rules = Rules::default();
         let mut rng =
             Xoshiro256PlusPlus::seed_from_u64(config.seed ^ number.wrapping_mul(0x9E37_79B9_7F4A_7C15));
-        let mut board = rules.new_board(&mut rng);
+        let restarts = config.restarts;
+        let restart = if restarts.active() {
+            use rand::RngExt;
+            let pick: f64 = rng.random();
+            let pool = self.pool();
+            let index = rng.random_range(0..pool.boards.len().max(1));
+            (pick < restarts.share).then(|| pool.boards.get(index).copied()).flatten()
+        } else {
+            None
+        };
+        let mut board = restart.unwrap_or_else(|| rules.new_board(&mut rng));
+        // A fresh game offers its board to the pool when the tile first appears.
+        let mut keep = restart.is_none() && restarts.active();
         let mut previous: Option<Board> = None;
         let mut score = 0u64;
         let mut moves = 0u64;
@@ -454,12 +537,16 @@ impl NTupleNetwork {
             moves += 1;
             previous = Some(after);
             board = rules.spawn(after, &mut rng).expect("a move leaves an empty cell");
+            if keep && board.max_tile() >= restarts.tile {
+                self.pool().offer(board, restarts.capacity);
+                keep = false;
+            }
         }
         if let Some(prev) = previous {
             learn(prev, -(self.value(prev) as f32));
         }
         self.games.fetch_add(1, Ordering::Relaxed);
-        TrainedGame { number, score, moves, max_tile: board.max_tile() }
+        TrainedGame { number, score, moves, max_tile: board.max_tile(), restarted: restart.is_some() }
     }
 
     /// Writes the network to `path`: a header (magic, shape, games trained) and every weight as
@@ -480,6 +567,16 @@ impl NTupleNetwork {
             out.write_all(COHERENCE_MAGIC).map_err(io)?;
             coherence.write(&mut out).map_err(io)?;
         }
+        let starts = self.pool();
+        if !starts.boards.is_empty() {
+            out.write_all(STARTS_MAGIC).map_err(io)?;
+            out.write_all(&(starts.boards.len() as u64).to_le_bytes()).map_err(io)?;
+            out.write_all(&starts.offered.to_le_bytes()).map_err(io)?;
+            for board in &starts.boards {
+                out.write_all(&board.raw().to_le_bytes()).map_err(io)?;
+            }
+        }
+        drop(starts);
         out.flush().map_err(io)?;
         drop(out);
         std::fs::rename(&tmp, path).map_err(io)
@@ -501,22 +598,32 @@ impl NTupleNetwork {
         let games = u64::from_le_bytes(header[9..17].try_into().expect("8 bytes"));
         let network = NTupleNetwork::new(shape);
         read_tables(&mut input, &network.weights).map_err(|_| bad("fewer weights than its shape has"))?;
+        // Then the optional sections, each after its magic bytes: temporal coherence's sums,
+        // the restart pool.
         let mut magic = [0u8; 8];
-        match input.read(&mut magic[..1]).map_err(io)? {
-            0 => {}
-            _ => {
-                input
-                    .read_exact(&mut magic[1..])
-                    .map_err(|_| bad("more bytes than its shape has weights"))?;
-                if &magic != COHERENCE_MAGIC {
-                    return Err(bad("more bytes than its shape has weights"));
-                }
-                let coherence = network.coherence();
+        while input.read(&mut magic[..1]).map_err(io)? != 0 {
+            input.read_exact(&mut magic[1..]).map_err(|_| bad("more bytes than its shape has weights"))?;
+            if &magic == COHERENCE_MAGIC && !network.has_coherence() {
                 let short = |_| bad("a temporal coherence section shorter than its shape");
-                coherence.read(&mut input).map_err(short)?;
-                if input.read(&mut magic[..1]).map_err(io)? != 0 {
-                    return Err(bad("more bytes after its temporal coherence section"));
+                network.coherence().read(&mut input).map_err(short)?;
+            } else if &magic == STARTS_MAGIC && network.pool().boards.is_empty() {
+                let short = |_| bad("a restart pool section shorter than it says");
+                let mut word = [0u8; 8];
+                input.read_exact(&mut word).map_err(short)?;
+                let len = u64::from_le_bytes(word);
+                input.read_exact(&mut word).map_err(short)?;
+                let offered = u64::from_le_bytes(word);
+                if len == 0 || len > 1 << 24 || offered < len {
+                    return Err(bad("a restart pool section with impossible counts"));
                 }
+                let mut boards = Vec::with_capacity(len as usize);
+                for _ in 0..len {
+                    input.read_exact(&mut word).map_err(short)?;
+                    boards.push(Board::from_raw(u64::from_le_bytes(word)));
+                }
+                *network.pool() = Starts { boards, offered };
+            } else {
+                return Err(bad("more bytes than its shape has weights, and not a known section"));
             }
         }
         network.games.store(games, Ordering::Relaxed);
@@ -586,11 +693,20 @@ pub struct TrainConfig {
     pub threads: usize,
     /// How the weights move.
     pub rule: LearningRule,
+    /// Where games start.
+    pub restarts: Restarts,
 }
 
 impl Default for TrainConfig {
     fn default() -> Self {
-        TrainConfig { games: 1000, learning_rate: 0.1, seed: 2048, threads: 1, rule: LearningRule::Td }
+        TrainConfig {
+            games: 1000,
+            learning_rate: 0.1,
+            seed: 2048,
+            threads: 1,
+            rule: LearningRule::Td,
+            restarts: Restarts::NONE,
+        }
     }
 }
 
@@ -605,6 +721,8 @@ pub struct TrainedGame {
     pub moves: u64,
     /// Its largest tile.
     pub max_tile: u32,
+    /// Whether it started from a board of the restart pool rather than a new board.
+    pub restarted: bool,
 }
 
 /// What a call of [`NTupleNetwork::train`] did.
@@ -612,9 +730,12 @@ pub struct TrainedGame {
 pub struct TrainReport {
     /// Games played.
     pub games: u64,
-    /// Their mean score.
+    /// How many of them started from the restart pool.
+    pub restarted: u64,
+    /// The mean score of the games that started from a new board.
     pub mean_score: f64,
-    /// The share of games that reached each of [`REPORTED_TILES`].
+    /// The share of the games that started from a new board that reached each of
+    /// [`REPORTED_TILES`].
     pub reached: [f64; 5],
     /// Wall seconds.
     pub seconds: f64,
@@ -639,17 +760,26 @@ mod tests {
             [Run { from: 0, to: 0, mask: 0xFFF }, Run { from: 16, to: 12, mask: 0xFFF }]
         );
         let board = Board::from_ranks(std::array::from_fn(|i| (i as u8 * 7) % 16));
+        let by_cells = |sym: u64, tuple: &[u8]| {
+            tuple
+                .iter()
+                .enumerate()
+                .fold(0u32, |acc, (i, &cell)| acc | (((sym >> (4 * cell)) & 0xF) as u32) << (4 * i))
+        };
         for shape in [Shape::Small, Shape::Standard] {
-            let network = NTupleNetwork::new(shape);
-            let indices = network.indices(board);
-            for (s, sym) in symmetries(board).into_iter().enumerate() {
-                for (t, tuple) in shape.tuples().iter().enumerate() {
-                    let by_cells = tuple
-                        .iter()
-                        .enumerate()
-                        .fold(0u32, |acc, (i, &cell)| acc | (((sym >> (4 * cell)) & 0xF) as u32) << (4 * i));
-                    assert_eq!(indices[MAX_TUPLES * s + t], by_cells, "{} tuple {t}", shape.name());
+            for sym in symmetries(board) {
+                for tuple in shape.tuples() {
+                    let by_runs = Run::of(tuple).iter().fold(0, |acc, run| acc | run.gather(sym));
+                    assert_eq!(by_runs, by_cells(sym, tuple), "{} tuple {tuple:?}", shape.name());
                 }
+            }
+        }
+        // And the network's own array, in its order (symmetry by symmetry, then tuple).
+        let network = NTupleNetwork::new(Shape::Small);
+        let indices = network.indices(board);
+        for (s, sym) in symmetries(board).into_iter().enumerate() {
+            for (t, tuple) in Shape::Small.tuples().iter().enumerate() {
+                assert_eq!(indices[MAX_TUPLES * s + t], by_cells(sym, tuple));
             }
         }
     }
@@ -729,6 +859,41 @@ mod tests {
         let err = NTupleNetwork::load(&path).unwrap_err();
         assert!(err.to_string().contains("temporal coherence"), "{err}");
         assert!("tc".parse::<LearningRule>().is_ok() && "sgd".parse::<LearningRule>().is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn restarts_replay_kept_boards_and_the_pool_survives_a_checkpoint() {
+        let dir = std::env::temp_dir().join(format!("ntuple-restart-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let restarts = Restarts { tile: 256, share: 0.5, capacity: 16 };
+        let config = TrainConfig { games: 200, seed: 9, restarts, ..TrainConfig::default() };
+        let a = NTupleNetwork::new(Shape::Small);
+        let first = a.train(&TrainConfig { games: 120, ..config }, |_| {});
+        let pool = a.restart_pool();
+        assert_eq!(pool.len(), 16, "the pool fills up to its capacity");
+        assert!(pool.iter().all(|b| b.max_tile() >= 256), "kept boards show the tile");
+        assert!(first.restarted > 20 && first.restarted < 100, "about half restart: {}", first.restarted);
+        let path = dir.join("restarts.bin");
+        a.save(&path).unwrap();
+        let a = NTupleNetwork::load(&path).unwrap();
+        assert_eq!(a.restart_pool(), pool);
+        a.train(&TrainConfig { games: 80, ..config }, |_| {});
+        // The same 200 games in one go: the same network and the same pool.
+        let b = NTupleNetwork::new(Shape::Small);
+        b.train(&config, |_| {});
+        let board: Board = "2 4 8 16/0 2 4 8/0 0 2 4/0 0 0 2".parse().unwrap();
+        assert_eq!(a.value(board).to_bits(), b.value(board).to_bits());
+        assert_eq!(a.restart_pool(), b.restart_pool());
+        // Without restarts nothing is kept, and nothing restarts.
+        let c = NTupleNetwork::new(Shape::Small);
+        let plain = c.train(&TrainConfig { restarts: Restarts::NONE, ..config }, |_| {});
+        assert!(c.restart_pool().is_empty() && plain.restarted == 0);
+        // A pool section that claims more boards than the file has is refused.
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..bytes.len() - 8]).unwrap();
+        let err = NTupleNetwork::load(&path).unwrap_err();
+        assert!(err.to_string().contains("restart pool"), "{err}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
