@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use super::{BenchError, Nneonneo, thread_cpu_seconds};
 use crate::summary::wilson;
-use crate::tiers::g2048::{Player2048, load_network};
+use crate::tiers::g2048::{Player2048, STRONG, load_network, ntuple_players};
 
 /// The games file in the output folder.
 pub const GAMES_FILE: &str = "games.jsonl";
@@ -52,18 +52,9 @@ pub struct GamesConfig {
 /// and, given a network file, the n-tuple network one ply deep, shallow (cut-off 0.01, 3 moves)
 /// and deep (cut-off 0.001, 4 moves).
 pub fn default_players(network: Option<&Path>) -> Vec<(String, Player2048)> {
-    let mut players = vec![("strong".to_string(), Player2048::Strong { cprob: 1e-4, max_depth: 12 })];
+    let mut players = vec![("strong".to_string(), STRONG)];
     if let Some(path) = network {
-        let network = path.to_path_buf();
-        players.push(("ntuple-greedy".to_string(), Player2048::NTupleGreedy { network: network.clone() }));
-        players.push((
-            "ntuple-strong".to_string(),
-            Player2048::NTupleStrong { network: network.clone(), cprob: 0.01, max_depth: 3 },
-        ));
-        players.push((
-            "ntuple-deep".to_string(),
-            Player2048::NTupleStrong { network, cprob: 0.001, max_depth: 4 },
-        ));
+        players.extend(ntuple_players(path).map(|(name, player)| (name.to_string(), player)));
     }
     players
 }

@@ -224,6 +224,23 @@ fn row(tier: u8, id: impl Into<String>, games: u64, player: Player2048, stop_at:
 /// The strong agent's fast setting for play-on games (a game to the end in minutes, not hours).
 pub const STRONG_FAST: Player2048 = Player2048::Strong { cprob: 1e-3, max_depth: 6 };
 
+/// The strong search at nneonneo's settings (its cut-off; the depth cap never binds).
+pub const STRONG: Player2048 = Player2048::Strong { cprob: 1e-4, max_depth: 12 };
+
+/// The players over an n-tuple network that the evaluation's rows and `bench-2048 --games`
+/// play, with their names: one ply (`ntuple-greedy`), the strong search at a shallow setting
+/// (`ntuple-strong`: cut-off 0.01, at most 3 moves deep) and a deeper one (`ntuple-deep`:
+/// cut-off 0.001, at most 4). At cut-off 0.01 the probabilities stop the search after about
+/// three moves whatever the depth cap, so the deeper one lowers the cut-off too.
+pub fn ntuple_players(network: &Path) -> [(&'static str, Player2048); 3] {
+    let network = network.to_path_buf();
+    [
+        ("ntuple-greedy", Player2048::NTupleGreedy { network: network.clone() }),
+        ("ntuple-strong", Player2048::NTupleStrong { network: network.clone(), cprob: 0.01, max_depth: 3 }),
+        ("ntuple-deep", Player2048::NTupleStrong { network, cprob: 0.001, max_depth: 4 }),
+    ]
+}
+
 /// The 2048 rows: the seed document's three tiers (minimax at depth 4 for every heuristic; both
 /// agents at depth 4; expectimax at 5 and minimax at 6), then rows beyond the seed (baselines,
 /// the strong agent to 2048, and the strong agent playing on to the end).
@@ -282,29 +299,21 @@ pub fn rows_2048(quick: bool, network: Option<&Path>) -> Vec<Row> {
         Player2048::Minimax { depth: d6, heuristic: sq },
         TO_2048,
     ));
-    let strong = if quick {
-        Player2048::Strong { cprob: 0.05, max_depth: 3 }
-    } else {
-        Player2048::Strong { cprob: 1e-4, max_depth: 12 }
-    };
+    let strong = if quick { Player2048::Strong { cprob: 0.05, max_depth: 3 } } else { STRONG };
     rows.push(row(3, format!("{prefix}strong"), games(20), strong, TO_2048));
     let fast = if quick { Player2048::Strong { cprob: 0.05, max_depth: 3 } } else { STRONG_FAST };
     rows.push(row(3, format!("{prefix}strong-fast-play-on"), games(10), fast, None));
     if let Some(path) = network {
-        let network = path.to_path_buf();
-        let greedy = Player2048::NTupleGreedy { network: network.clone() };
-        rows.push(row(3, format!("{prefix}ntuple-greedy-play-on"), games(100), greedy, None));
-        let strong = Player2048::NTupleStrong { network: network.clone(), cprob: 0.01, max_depth: 3 };
-        rows.push(row(3, format!("{prefix}ntuple-strong-play-on"), games(50), strong, None));
-        // Deeper: at cut-off 0.01 the probabilities stop the search after about three moves
-        // whatever the depth cap, so the cut-off goes down with the cap going up (about a
-        // tenth of the shallow row's speed).
-        let deep = if quick {
-            Player2048::NTupleStrong { network, cprob: 0.05, max_depth: 3 }
-        } else {
-            Player2048::NTupleStrong { network, cprob: 0.001, max_depth: 4 }
-        };
-        rows.push(row(3, format!("{prefix}ntuple-deep-play-on"), games(50), deep, None));
+        for ((name, player), n) in ntuple_players(path).into_iter().zip([100, 50, 50]) {
+            // The deep row is about a tenth of the shallow one's speed: --quick plays it shallow.
+            let player = match player {
+                Player2048::NTupleStrong { network, cprob: 0.001, .. } if quick => {
+                    Player2048::NTupleStrong { network, cprob: 0.05, max_depth: 3 }
+                }
+                player => player,
+            };
+            rows.push(row(3, format!("{prefix}{name}-play-on"), games(n), player, None));
+        }
     }
     if quick {
         for row in &mut rows {
