@@ -136,35 +136,37 @@ pub fn run(config: &GamesConfig) -> Result<Vec<GameRow>, BenchError> {
     let jsonl = config.out.join(GAMES_FILE);
     let mut lines = std::fs::File::create(&jsonl).map_err(io(&jsonl))?;
     let mut rows = Vec::new();
+    // Each game's row is printed and written as soon as the game ends: a whole game of
+    // nneonneo at its settings takes tens of minutes, and a run stopped early keeps them all.
+    let mut record = |row: GameRow| -> Result<(), BenchError> {
+        eprintln!(
+            "game {}/{} {:<14} {:>6} moves {:>9.1} CPU s {:>8.1} moves/s  score {:>7}  tile {}",
+            row.seed - config.first_seed + 1,
+            config.games,
+            row.player,
+            row.moves,
+            row.cpu_seconds,
+            row.moves as f64 / row.cpu_seconds.max(1e-9),
+            row.score,
+            row.max_tile
+        );
+        let line = serde_json::to_string(&row).expect("rows serialise");
+        writeln!(lines, "{line}").map_err(io(&jsonl))?;
+        rows.push(row);
+        Ok(())
+    };
     for k in 0..config.games {
         let seed = config.first_seed + k;
-        let mut played = Vec::new();
         if let Some(library) = &theirs {
             let mut agent = NneonneoAgent { library, error: None };
             let row = timed_game("nneonneo", &mut agent, seed, config.max_moves);
             if let Some(e) = agent.error {
                 return Err(e);
             }
-            played.push(row);
+            record(row)?;
         }
         for (name, agent) in &mut ours {
-            played.push(timed_game(name, agent.as_mut(), seed, config.max_moves));
-        }
-        for row in played {
-            eprintln!(
-                "game {}/{} {:<14} {:>6} moves {:>9.1} CPU s {:>8.1} moves/s  score {:>7}  tile {}",
-                k + 1,
-                config.games,
-                row.player,
-                row.moves,
-                row.cpu_seconds,
-                row.moves as f64 / row.cpu_seconds.max(1e-9),
-                row.score,
-                row.max_tile
-            );
-            let line = serde_json::to_string(&row).expect("rows serialise");
-            writeln!(lines, "{line}").map_err(io(&jsonl))?;
-            rows.push(row);
+            record(timed_game(name, agent.as_mut(), seed, config.max_moves))?;
         }
     }
     let summary = games_markdown(&rows);
