@@ -194,9 +194,12 @@ pub fn games_markdown(rows: &[GameRow]) -> String {
     };
     let theirs = players.contains(&"nneonneo").then(|| rate("nneonneo"));
     let mut text = String::new();
+    let cut = rows.iter().filter(|r| r.outcome == "move-limit").count();
+    let games =
+        if cut > 0 { format!("games ({cut} cut short by --max-moves)") } else { "whole games".to_string() };
     let _ = writeln!(
         text,
-        "# 2048: whole games, the same seeds, one thread each\n\n\
+        "# 2048: {games}, the same seeds, one thread each\n\n\
          | player | games | moves | CPU s | moves per CPU-s | × nneonneo's rate | mean score |"
     );
     let _ = writeln!(text, "|---|---:|---:|---:|---:|---:|---:|");
