@@ -13,10 +13,13 @@
 //!   the same positions, each in a fresh process, compared by the CPU time the operating system
 //!   measures (see [`hex_solve_vs`]).
 //! - `cargo xtask bench-2048 [--nneonneo PATH/2048.so]`: our strong 2048 agent and nneonneo's on
-//!   the same boards, timed by thread CPU time, with their move agreement (see [`bench_2048`]).
+//!   the same boards, timed by thread CPU time, with their move agreement (see [`bench_2048`]);
+//!   with `--games N`, whole games of both (and of our n-tuple players with `--network FILE`)
+//!   from the same seeds, in moves per CPU-second (see [`bench_2048::games`]).
 //! - `cargo xtask hex-patterns`: learns the Hex move-pattern weights from our MCTS player's
 //!   self-play (see [`hex_patterns`]).
-//! - `cargo xtask train-2048`: trains an n-tuple network for 2048 by TD learning, with
+//! - `cargo xtask train-2048`: trains an n-tuple network for 2048 by TD learning (plain or
+//!   temporal coherence, optionally restarting games from kept late-game boards), with
 //!   checkpoints and a learning curve (see [`train_2048`]).
 
 mod bench_2048;
