@@ -159,9 +159,10 @@ pub fn run(options: &TrainOptions) -> Result<Vec<CurvePoint>, String> {
     }
     bar.finish();
     println!(
-        "trained {} games ({} in all) in {:.1} s; last batch: {}",
+        "trained {} games ({} in all, rule {}) in {:.1} s; last batch: {}",
         options.games,
         network.games_trained(),
+        options.rule.name(),
         start.elapsed().as_secs_f64(),
         points.last().map_or(String::new(), |p| format!("mean score {:.0}", p.mean_score))
     );

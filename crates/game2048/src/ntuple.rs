@@ -858,7 +858,10 @@ mod tests {
         std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
         let err = NTupleNetwork::load(&path).unwrap_err();
         assert!(err.to_string().contains("temporal coherence"), "{err}");
-        assert!("tc".parse::<LearningRule>().is_ok() && "sgd".parse::<LearningRule>().is_err());
+        for rule in [LearningRule::Td, LearningRule::Coherence] {
+            assert_eq!(rule.name().parse::<LearningRule>().unwrap(), rule);
+        }
+        assert!("sgd".parse::<LearningRule>().is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
