@@ -20,9 +20,8 @@ pub(crate) struct Geometry {
     /// board tie); the tie-break of move ordering.
     pub(crate) centre: [u8; 128],
     /// For each colour and each of its edges: the edge templates of [`TEMPLATES`] that fit on
-    /// the board, as (anchor bit, carrier): a stone on the anchor connects to the edge
-    /// whenever the carrier cells are empty.
-    pub(crate) templates: [[Vec<(usize, u128)>; 2]; 2],
+    /// the board, each with every one of its stones as the anchor.
+    pub(crate) templates: [[Vec<Template>; 2]; 2],
     /// The bit of the last cell: the 180° rotation maps bit `i` to `last - i`.
     pub(crate) last: usize,
     /// For each colour and each direction of [`RING`]: the cells whose neighbour that way is
@@ -30,19 +29,42 @@ pub(crate) struct Geometry {
     edge_side: [[u128; 6]; 2],
 }
 
-/// Edge templates, seen from Black's top edge (row 0) and leaning right: the anchor's row and
-/// the carrier's cells as (row, column) offsets from the anchor; the left-leaning mirror is
-/// (r, c) -> (r, -c - r), which keeps rows and adjacency. The ziggurat (template IIIa, eight
-/// cells) from the third row, and template IVa (nineteen cells, four rows) from the fourth:
-/// H-search derives neither (it needs the ziggurat to build IVa's threats, and IVa's third
-/// threat comes from a larger third-row template). IVa's carrier was found by a search that
-/// dropped cells while the exact solver still proved the connection; a unit test proves it
-/// again with the solver on a board without the template.
-pub(crate) const TEMPLATES: [(i32, &[(i32, i32)]); 2] = [
-    (2, &[(0, 1), (-1, 0), (-1, 1), (-1, 2), (-2, 0), (-2, 1), (-2, 2), (-2, 3)]),
-    (
-        3,
-        &[
+/// An edge template, seen from Black's top edge (row 0) and leaning right: a stone on the
+/// anchor, on row `row`, together with the stones at the offsets `stones`, connects to the
+/// edge whenever the cells at the offsets `carrier` hold no opponent stone. Offsets are
+/// (row, column) from the anchor; the left-leaning mirror is (r, c) -> (r, -c - r), which
+/// keeps rows and adjacency.
+pub(crate) struct EdgeTemplate {
+    /// The anchor's row (0 is the edge row).
+    pub(crate) row: i32,
+    /// The other stones the template needs, next to the anchor.
+    pub(crate) stones: &'static [(i32, i32)],
+    /// The cells the opponent must not hold.
+    pub(crate) carrier: &'static [(i32, i32)],
+}
+
+/// The edge templates. The ziggurat (template IIIa, eight cells) from the third row, and
+/// template IVa (nineteen cells, four rows) from the fourth: H-search derives neither (it needs
+/// the ziggurat to build IVa's threats, and IVa's third threat comes from a larger third-row
+/// template). Then two stones side by side on the fourth row (ten cells) and on the fifth (21
+/// and 23 cells, two shapes): on the fifth row a lone stone needs ten columns, so 8x8 and 9x9
+/// boards have no fifth-row template without a second stone.
+///
+/// Every carrier was found by a search that started from the whole band of rows between the
+/// stones and the edge and dropped cells, farthest from the anchor first, while the exact
+/// solver still proved the connection (`template_search::generate` in the solver's tests,
+/// run by hand), so each is minimal; a unit test proves each again, and its minimality, with
+/// the solver on a board whose geometry has only the ziggurat.
+pub(crate) const TEMPLATES: [EdgeTemplate; 5] = [
+    EdgeTemplate {
+        row: 2,
+        stones: &[],
+        carrier: &[(0, 1), (-1, 0), (-1, 1), (-1, 2), (-2, 0), (-2, 1), (-2, 2), (-2, 3)],
+    },
+    EdgeTemplate {
+        row: 3,
+        stones: &[],
+        carrier: &[
             (0, 1),
             (-1, -1),
             (-1, 0),
@@ -63,8 +85,81 @@ pub(crate) const TEMPLATES: [(i32, &[(i32, i32)]); 2] = [
             (-3, 4),
             (-3, 5),
         ],
-    ),
+    },
+    EdgeTemplate {
+        row: 3,
+        stones: &[(0, 1)],
+        carrier: &[(-3, 0), (-3, 1), (-3, 2), (-3, 3), (-2, 0), (-2, 1), (-2, 2), (-1, 0), (-1, 1), (-1, 2)],
+    },
+    EdgeTemplate {
+        row: 4,
+        stones: &[(0, 1)],
+        carrier: &[
+            (-4, -1),
+            (-4, 0),
+            (-4, 1),
+            (-4, 2),
+            (-4, 3),
+            (-4, 4),
+            (-4, 5),
+            (-3, -1),
+            (-3, 0),
+            (-3, 1),
+            (-3, 2),
+            (-3, 3),
+            (-3, 4),
+            (-2, -1),
+            (-2, 0),
+            (-2, 1),
+            (-2, 2),
+            (-2, 3),
+            (-1, 0),
+            (-1, 1),
+            (-1, 2),
+        ],
+    },
+    EdgeTemplate {
+        row: 4,
+        stones: &[(0, 1)],
+        carrier: &[
+            (-4, -2),
+            (-4, -1),
+            (-4, 0),
+            (-4, 1),
+            (-4, 2),
+            (-4, 3),
+            (-4, 4),
+            (-3, -2),
+            (-3, -1),
+            (-3, 0),
+            (-3, 1),
+            (-3, 2),
+            (-3, 3),
+            (-2, -2),
+            (-2, -1),
+            (-2, 0),
+            (-2, 1),
+            (-2, 2),
+            (-1, -1),
+            (-1, 0),
+            (-1, 1),
+            (-1, 2),
+            (0, -1),
+        ],
+    },
 ];
+
+/// One edge template placed on a board: a stone on `anchor` joined with the stones `stones`
+/// connects to the edge whenever no cell of `carrier` holds an opponent stone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Template {
+    /// The anchor's bit.
+    pub(crate) anchor: usize,
+    /// The other stones needed (empty for a one-stone template).
+    pub(crate) stones: u128,
+    /// The cells the opponent must not hold.
+    pub(crate) carrier: u128,
+}
 
 /// The six neighbour directions (row, column) in order around a cell: consecutive ones are
 /// neighbours of each other.
@@ -139,26 +234,35 @@ impl Geometry {
     }
 
     /// The edge templates of colour `colour` (0 Black) to its edge `edge` (0 first, 1 second)
-    /// that fit on the board: every shape of [`TEMPLATES`] at every column, in both leans.
-    fn edge_templates(&self, colour: usize, edge: usize) -> Vec<(usize, u128)> {
+    /// that fit on the board: every shape of [`TEMPLATES`] at every column, in both leans,
+    /// and each with every one of its stones as the anchor.
+    fn edge_templates(&self, colour: usize, edge: usize) -> Vec<Template> {
         let n = i32::from(self.size);
         let mut out = Vec::new();
-        for (row, offsets) in TEMPLATES {
+        for t in &TEMPLATES {
             for anchor_col in 0..n {
                 for lean in [1, -1] {
-                    let mut carrier = 0u128;
-                    let mut fits = row < n;
-                    for &(dr, dc) in offsets {
-                        let (r, c) =
-                            (row + dr, if lean == 1 { anchor_col + dc } else { anchor_col - dc - dr });
-                        if !(0..n).contains(&r) || !(0..n).contains(&c) {
-                            fits = false;
-                            break;
+                    // The set of the offsets placed, or None where one falls off the board.
+                    let place = |offsets: &[(i32, i32)]| {
+                        let mut set = 0u128;
+                        for &(dr, dc) in offsets {
+                            let (r, c) =
+                                (t.row + dr, if lean == 1 { anchor_col + dc } else { anchor_col - dc - dr });
+                            if !(0..n).contains(&r) || !(0..n).contains(&c) {
+                                return None;
+                            }
+                            set |= self.bit(self.orient(colour, edge, r, c));
                         }
-                        carrier |= self.bit(self.orient(colour, edge, r, c));
-                    }
-                    if fits {
-                        out.push((self.index(self.orient(colour, edge, row, anchor_col)), carrier));
+                        Some(set)
+                    };
+                    let (Some(stones), Some(carrier), Some(anchor)) =
+                        (place(t.stones), place(t.carrier), place(&[(0, 0)]))
+                    else {
+                        continue;
+                    };
+                    let all = stones | anchor;
+                    for b in bits(all) {
+                        out.push(Template { anchor: b, stones: all & !(1 << b), carrier });
                     }
                 }
             }
@@ -457,12 +561,14 @@ mod tests {
         // Anchors on the third row from each edge; the carrier avoids the anchor.
         for colour in 0..2 {
             for edge in 0..2 {
-                let list = &g.templates[colour][edge];
+                let list: Vec<_> =
+                    g.templates[colour][edge].iter().filter(|t| t.carrier.count_ones() == 8).collect();
                 // c3-style anchors: 5 columns, right-leaning needs col <= 1, left-leaning col >= 2.
                 assert_eq!(list.len(), 4, "{colour} {edge}");
-                for &(anchor, carrier) in list {
-                    assert_eq!(carrier.count_ones(), 8);
-                    assert_eq!(carrier >> anchor & 1, 0);
+                for t in list {
+                    assert_eq!(t.carrier.count_ones(), 8);
+                    assert_eq!(t.carrier >> t.anchor & 1, 0);
+                    assert_eq!(t.stones, 0);
                 }
             }
         }

@@ -187,11 +187,18 @@ impl HSearch {
                 self.add_vc(i, 1, 0);
             }
         }
+        // Own stones in a carrier only help: the template holds while the opponent has none
+        // of its cells, and its carrier is then the empty ones.
+        let opponent = geo.cells & !own & !empty;
         for (edge, list) in geo.templates[usize::from(color.index())].iter().enumerate() {
-            for &(anchor, carrier) in list {
-                let node = usize::from(self.node_of[anchor]);
-                if node != usize::from(u8::MAX) && node != edge && carrier & !empty == 0 {
-                    self.add_vc(node, edge, carrier);
+            for t in list {
+                let node = usize::from(self.node_of[t.anchor]);
+                if node != usize::from(u8::MAX)
+                    && node != edge
+                    && t.stones & !own == 0
+                    && t.carrier & opponent == 0
+                {
+                    self.add_vc(node, edge, t.carrier & empty);
                 }
             }
         }

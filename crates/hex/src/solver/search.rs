@@ -704,24 +704,24 @@ fn two_distances(geo: &Geometry, color: Color, own: u128, empty: u128, score: &m
 
 #[cfg(test)]
 mod tests {
-    use super::super::geometry::TEMPLATES;
+    use super::super::geometry::{TEMPLATES, Template};
     use super::super::hsearch::HSearch;
     use super::*;
     use crate::board::Cell;
 
-    /// Every fourth-row template holds: on a 10x10 board where Black's stones run from the top
-    /// edge down to the anchor and White has every cell outside the carrier, Black wins with
-    /// White to move. The solver proves it on a geometry that has only the ziggurats, so the
-    /// template does not prove itself.
+    /// Every edge template beyond the ziggurat holds: on a 10x10 board where Black has the
+    /// template's stones and a column from the top edge down to the anchor, and White has every
+    /// cell outside the carrier, Black wins with White to move; and White breaks through
+    /// wherever one carrier cell is taken from Black, so each carrier is minimal. The solver
+    /// proves it on a geometry that has only the ziggurats, so no template proves itself.
     #[test]
-    fn fourth_row_templates_hold() {
+    fn edge_templates_hold_and_are_minimal() {
         let full = Geometry::new(10);
         let mut geo = Geometry::new(10);
-        let zig_len = TEMPLATES[0].1.len() as u32;
+        let zig_len = TEMPLATES[0].carrier.len() as u32;
+        let is_zig = |t: &Template| t.stones == 0 && t.carrier.count_ones() == zig_len;
         geo.templates = std::array::from_fn(|c| {
-            std::array::from_fn(|e| {
-                geo.templates[c][e].iter().copied().filter(|t| t.1.count_ones() == zig_len).collect()
-            })
+            std::array::from_fn(|e| geo.templates[c][e].iter().copied().filter(is_zig).collect())
         });
         let keys = Keys::new();
         let mut table = Table::new(16);
@@ -742,29 +742,134 @@ mod tests {
             };
             search.search(&keys.state(&geo, stones, Color::White))
         };
-        let mut checked = 0;
-        // Black's second (bottom) edge: anchors on row 6, the fourth row from the bottom.
-        for &(anchor, carrier) in &full.templates[0][1] {
-            if carrier.count_ones() == zig_len {
-                continue;
-            }
-            let cell = full.cell(anchor);
-            assert_eq!(cell.row, 6);
+        // Black's second (bottom) edge: every placement of every shape but the ziggurat.
+        let mut sizes_seen = Vec::new();
+        for t in full.templates[0][1].iter().filter(|t| !is_zig(t)) {
+            let cell = full.cell(t.anchor);
             let column: u128 = (0..=cell.row).map(|r| full.bit(Cell::new(r, cell.col))).fold(0, |a, b| a | b);
-            let white = full.cells & !column & !carrier;
+            let black = column | t.stones;
+            let white = full.cells & !black & !t.carrier;
             assert!(
-                matches!(solve([column, white]), Outcome::Loss { .. }),
-                "the template at {cell:?} does not hold"
+                matches!(solve([black, white]), Outcome::Loss { .. }),
+                "the template at {cell:?} with {:b} does not hold",
+                t.stones
             );
-            // Without any one carrier cell White breaks through: the carrier is minimal.
-            let mut missing_breaks = 0;
-            for b in bits(carrier) {
-                missing_breaks += usize::from(matches!(solve([column, white | 1 << b]), Outcome::Win { .. }));
+            for b in bits(t.carrier) {
+                assert!(
+                    matches!(solve([black, white | 1 << b]), Outcome::Win { .. }),
+                    "{cell:?}: not minimal without {:?}",
+                    full.cell(b)
+                );
             }
-            assert_eq!(missing_breaks, carrier.count_ones() as usize, "{cell:?}: not minimal");
-            checked += 1;
+            sizes_seen.push((t.stones.count_ones(), t.carrier.count_ones()));
         }
-        // The carrier is seven cells wide at the edge: four anchors in each lean on 10x10.
-        assert_eq!(checked, 8);
+        sizes_seen.sort_unstable();
+        sizes_seen.dedup();
+        // IVa, the fourth-row pair, the two fifth-row pairs.
+        assert_eq!(sizes_seen, [(0, 19), (1, 10), (1, 21), (1, 23)]);
+    }
+}
+
+/// The search that found the carriers of [`super::geometry::TEMPLATES`], kept so that the
+/// table can be checked and extended: `cargo test --release -p game-search-hex --lib
+/// template_search -- --ignored --nocapture`.
+#[cfg(test)]
+mod template_search {
+    use super::super::hsearch::HSearch;
+    use super::*;
+    use crate::board::Cell;
+
+    /// The board the carriers are found on: wide enough for the fifth row's templates.
+    const SIZE: u8 = 10;
+
+    /// The outcome for White, to move, with these stones, from a fresh table.
+    fn white_to_move(geo: &Geometry, stones: [u128; 2]) -> Outcome {
+        let keys = Keys::new();
+        let table = Table::new(16);
+        let mut hsearch = HSearch::new();
+        let mut search = Search {
+            geo,
+            table: &table,
+            keys: &keys,
+            limits: Limits::default(),
+            semis: true,
+            hsearch: Some(&mut hsearch),
+            stats: SolverStats::default(),
+            aborted: None,
+            shared: None,
+        };
+        search.search(&keys.state(geo, stones, Color::White))
+    }
+
+    /// A minimal carrier, as offsets from the anchor `(row, col)`, that connects the anchor
+    /// (with Black's `stones` at those offsets) to the top edge with White to move, or `None`
+    /// if even the whole band of rows `0..=row` does not. Black's column from the anchor down
+    /// to the bottom edge stands for the rest of its group; below the anchor's row it touches
+    /// only cells next to the anchor, and White holds every other cell there, so the column
+    /// lends the anchor no reach. Cells are dropped farthest from the anchor first, ties to
+    /// the right first or (with `left`) to the left first.
+    fn minimal_carrier(
+        geo: &Geometry,
+        row: u8,
+        col: u8,
+        stones: &[(i32, i32)],
+        left: bool,
+    ) -> Option<Vec<(i32, i32)>> {
+        let at = |dr: i32, dc: i32| {
+            let (r, c) = (i32::from(row) + dr, i32::from(col) + dc);
+            let n = i32::from(SIZE);
+            ((0..n).contains(&r) && (0..n).contains(&c)).then(|| geo.bit(Cell::new(r as u8, c as u8)))
+        };
+        let mut black: u128 = (row..SIZE).map(|r| geo.bit(Cell::new(r, col))).fold(0, |a, b| a | b);
+        for &(dr, dc) in stones {
+            black |= at(dr, dc)?;
+        }
+        let mut carrier: u128 = (0..=row)
+            .flat_map(|r| (0..SIZE).map(move |c| (r, c)))
+            .fold(0, |a, (r, c)| a | geo.bit(Cell::new(r, c)));
+        carrier &= !black;
+        let holds = |carrier: u128| {
+            matches!(white_to_move(geo, [black, geo.cells & !black & !carrier]), Outcome::Loss { .. })
+        };
+        if !holds(carrier) {
+            return None;
+        }
+        let offset = |b: usize| {
+            let c = geo.cell(b);
+            (i32::from(c.row) - i32::from(row), i32::from(c.col) - i32::from(col))
+        };
+        let mut order: Vec<usize> = bits(carrier).collect();
+        order.sort_by_key(|&b| {
+            let (dr, dc) = offset(b);
+            (std::cmp::Reverse((dr.abs() + dc.abs() + (dr + dc).abs()) / 2), if left { dc } else { -dc }, dr)
+        });
+        for b in order {
+            if holds(carrier & !(1 << b)) {
+                carrier &= !(1 << b);
+            }
+        }
+        Some(bits(carrier).map(offset).collect())
+    }
+
+    /// Prints the distinct minimal carriers of each shape over every column of the board.
+    #[test]
+    #[ignore = "finds edge-template carriers (minutes); run by hand"]
+    fn generate() {
+        let geo = Geometry::new(SIZE);
+        // (anchor row, the other stones): the shapes of TEMPLATES beyond IIIa and IVa.
+        let shapes: [(u8, &[(i32, i32)]); 2] = [(3, &[(0, 1)]), (4, &[(0, 1)])];
+        for (row, stones) in shapes {
+            let mut found: Vec<Vec<(i32, i32)>> = Vec::new();
+            for col in 0..SIZE {
+                for left in [false, true] {
+                    if let Some(carrier) = minimal_carrier(&geo, row, col, stones, left) {
+                        if !found.contains(&carrier) {
+                            println!("row {row} stones {stones:?}: {} cells {carrier:?}", carrier.len());
+                            found.push(carrier);
+                        }
+                    }
+                }
+            }
+        }
     }
 }

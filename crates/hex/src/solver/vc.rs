@@ -10,7 +10,7 @@
 //! answered inside the same carrier. The carrier union is the proof: what happens on other
 //! cells never matters.
 
-use super::geometry::{Geometry, bits, lowest};
+use super::geometry::{Geometry, Template, bits, lowest};
 use crate::board::Color;
 
 /// The most groups the search of a chain considers; more is a board the solver never sees.
@@ -78,7 +78,7 @@ fn build(geo: &Geometry, color: Color, own: u128, empty: u128) -> Option<Graph> 
 /// `used` and each other; returns the union of `used` and the chain's carriers.
 fn chain(
     graph: &Graph,
-    templates: &[Vec<(usize, u128)>; 2],
+    templates: &[Vec<Template>; 2],
     node: usize,
     visited: &mut u64,
     used: u128,
@@ -113,7 +113,7 @@ fn chain(
 
 /// A carrier avoiding `used` that virtually connects nodes `a` and `b`: two empty common
 /// neighbours, or a ziggurat between a group and an edge.
-fn link(graph: &Graph, templates: &[Vec<(usize, u128)>; 2], a: usize, b: usize, used: u128) -> Option<u128> {
+fn link(graph: &Graph, templates: &[Vec<Template>; 2], a: usize, b: usize, used: u128) -> Option<u128> {
     let free = graph.liberties[a] & graph.liberties[b] & !used;
     if free.count_ones() >= 2 {
         let x = lowest(free);
@@ -125,10 +125,13 @@ fn link(graph: &Graph, templates: &[Vec<(usize, u128)>; 2], a: usize, b: usize, 
         let stones = graph.stones[other];
         templates[edge]
             .iter()
-            .find(|(anchor, carrier)| {
-                stones >> anchor & 1 == 1 && carrier & !graph.empty == 0 && carrier & used == 0
+            .find(|t| {
+                stones >> t.anchor & 1 == 1
+                    && t.stones & !stones == 0
+                    && t.carrier & !graph.empty == 0
+                    && t.carrier & used == 0
             })
-            .map(|&(_, carrier)| carrier)
+            .map(|t| t.carrier)
     };
     match (a, b) {
         (0 | 1, _) => zig(a, b).or_else(|| if b < 2 { zig(b, a) } else { None }),
