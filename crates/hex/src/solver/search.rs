@@ -862,11 +862,11 @@ mod template_search {
             let mut found: Vec<Vec<(i32, i32)>> = Vec::new();
             for col in 0..SIZE {
                 for left in [false, true] {
-                    if let Some(carrier) = minimal_carrier(&geo, row, col, stones, left) {
-                        if !found.contains(&carrier) {
-                            println!("row {row} stones {stones:?}: {} cells {carrier:?}", carrier.len());
-                            found.push(carrier);
-                        }
+                    if let Some(carrier) = minimal_carrier(&geo, row, col, stones, left)
+                        && !found.contains(&carrier)
+                    {
+                        println!("row {row} stones {stones:?}: {} cells {carrier:?}", carrier.len());
+                        found.push(carrier);
                     }
                 }
             }
