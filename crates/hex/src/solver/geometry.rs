@@ -19,7 +19,7 @@ pub(crate) struct Geometry {
     /// Hexagonal distance of each bit to the centre, times two (so both centres of an even
     /// board tie); the tie-break of move ordering.
     pub(crate) centre: [u8; 128],
-    /// For each colour and each of its edges: the edge templates of [`TEMPLATES`] that fit on
+    /// For each colour and each of its edges: the edge templates of [`TEMPLATE_TABLE`] that fit on
     /// the board, each with every one of its stones as the anchor.
     pub(crate) templates: [[Vec<Template>; 2]; 2],
     /// The bit of the last cell: the 180° rotation maps bit `i` to `last - i`.
@@ -34,120 +34,60 @@ pub(crate) struct Geometry {
 /// edge whenever the cells at the offsets `carrier` hold no opponent stone. Offsets are
 /// (row, column) from the anchor; the left-leaning mirror is (r, c) -> (r, -c - r), which
 /// keeps rows and adjacency.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct EdgeTemplate {
     /// The anchor's row (0 is the edge row).
     pub(crate) row: i32,
-    /// The other stones the template needs, next to the anchor.
-    pub(crate) stones: &'static [(i32, i32)],
+    /// The other stones the template needs.
+    pub(crate) stones: Vec<(i32, i32)>,
     /// The cells the opponent must not hold.
-    pub(crate) carrier: &'static [(i32, i32)],
+    pub(crate) carrier: Vec<(i32, i32)>,
 }
 
-/// The edge templates. The ziggurat (template IIIa, eight cells) from the third row, and
-/// template IVa (nineteen cells, four rows) from the fourth: H-search derives neither (it needs
-/// the ziggurat to build IVa's threats, and IVa's third threat comes from a larger third-row
-/// template). Then two stones side by side on the fourth row (ten cells) and on the fifth (21
-/// and 23 cells, two shapes): on the fifth row a lone stone needs ten columns, so 8x8 and 9x9
-/// boards have no fifth-row template without a second stone.
-///
-/// Every carrier was found by a search that started from the whole band of rows between the
-/// stones and the edge and dropped cells, farthest from the anchor first, while the exact
-/// solver still proved the connection (`template_search::generate` in the solver's tests,
-/// run by hand), so each is minimal; a unit test proves each again, and its minimality, with
-/// the solver on a board whose geometry has only the ziggurat.
-pub(crate) const TEMPLATES: [EdgeTemplate; 5] = [
-    EdgeTemplate {
-        row: 2,
-        stones: &[],
-        carrier: &[(0, 1), (-1, 0), (-1, 1), (-1, 2), (-2, 0), (-2, 1), (-2, 2), (-2, 3)],
-    },
-    EdgeTemplate {
-        row: 3,
-        stones: &[],
-        carrier: &[
-            (0, 1),
-            (-1, -1),
-            (-1, 0),
-            (-1, 1),
-            (-1, 2),
-            (-1, 3),
-            (-2, -1),
-            (-2, 0),
-            (-2, 1),
-            (-2, 2),
-            (-2, 3),
-            (-2, 4),
-            (-3, -1),
-            (-3, 0),
-            (-3, 1),
-            (-3, 2),
-            (-3, 3),
-            (-3, 4),
-            (-3, 5),
-        ],
-    },
-    EdgeTemplate {
-        row: 3,
-        stones: &[(0, 1)],
-        carrier: &[(-3, 0), (-3, 1), (-3, 2), (-3, 3), (-2, 0), (-2, 1), (-2, 2), (-1, 0), (-1, 1), (-1, 2)],
-    },
-    EdgeTemplate {
-        row: 4,
-        stones: &[(0, 1)],
-        carrier: &[
-            (-4, -1),
-            (-4, 0),
-            (-4, 1),
-            (-4, 2),
-            (-4, 3),
-            (-4, 4),
-            (-4, 5),
-            (-3, -1),
-            (-3, 0),
-            (-3, 1),
-            (-3, 2),
-            (-3, 3),
-            (-3, 4),
-            (-2, -1),
-            (-2, 0),
-            (-2, 1),
-            (-2, 2),
-            (-2, 3),
-            (-1, 0),
-            (-1, 1),
-            (-1, 2),
-        ],
-    },
-    EdgeTemplate {
-        row: 4,
-        stones: &[(0, 1)],
-        carrier: &[
-            (-4, -2),
-            (-4, -1),
-            (-4, 0),
-            (-4, 1),
-            (-4, 2),
-            (-4, 3),
-            (-4, 4),
-            (-3, -2),
-            (-3, -1),
-            (-3, 0),
-            (-3, 1),
-            (-3, 2),
-            (-3, 3),
-            (-2, -2),
-            (-2, -1),
-            (-2, 0),
-            (-2, 1),
-            (-2, 2),
-            (-1, -1),
-            (-1, 0),
-            (-1, 1),
-            (-1, 2),
-            (0, -1),
-        ],
-    },
-];
+/// The edge templates, with how each was found and checked: the ziggurat (template IIIa),
+/// template IVa, two stones side by side on the fourth and fifth rows, and fourth- and
+/// fifth-row stones with a helping stone, all that H-search does not derive by itself.
+const TEMPLATE_TABLE: &str = include_str!("templates.txt");
+
+/// The templates of [`TEMPLATE_TABLE`], read once.
+pub(crate) fn edge_template_shapes() -> &'static [EdgeTemplate] {
+    static SHAPES: std::sync::OnceLock<Vec<EdgeTemplate>> = std::sync::OnceLock::new();
+    SHAPES.get_or_init(|| {
+        parse_templates(TEMPLATE_TABLE).unwrap_or_else(|line| panic!("templates.txt: bad line {line:?}"))
+    })
+}
+
+/// Reads the lines `ROW | STONES | CARRIER` of a template table (`#` starts a comment line);
+/// the first bad line is the error.
+fn parse_templates(text: &str) -> Result<Vec<EdgeTemplate>, String> {
+    let offsets = |field: &str| -> Option<Vec<(i32, i32)>> {
+        field
+            .split_whitespace()
+            .map(|pair| {
+                let (r, c) = pair.split_once(',')?;
+                Some((r.parse().ok()?, c.parse().ok()?))
+            })
+            .collect()
+    };
+    text.lines()
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !line.starts_with('#'))
+        .map(|line| {
+            let parse = || {
+                let mut fields = line.split('|');
+                let row = fields.next()?.trim().parse().ok()?;
+                let stones = offsets(fields.next()?)?;
+                let carrier = offsets(fields.next()?)?;
+                (fields.next().is_none() && !carrier.is_empty()).then_some(EdgeTemplate {
+                    row,
+                    stones,
+                    carrier,
+                })
+            };
+            parse().ok_or_else(|| line.to_string())
+        })
+        .collect()
+}
 
 /// One edge template placed on a board: a stone on `anchor` joined with the stones `stones`
 /// connects to the edge whenever no cell of `carrier` holds an opponent stone.
@@ -234,12 +174,12 @@ impl Geometry {
     }
 
     /// The edge templates of colour `colour` (0 Black) to its edge `edge` (0 first, 1 second)
-    /// that fit on the board: every shape of [`TEMPLATES`] at every column, in both leans,
+    /// that fit on the board: every shape of [`TEMPLATE_TABLE`] at every column, in both leans,
     /// and each with every one of its stones as the anchor.
     fn edge_templates(&self, colour: usize, edge: usize) -> Vec<Template> {
         let n = i32::from(self.size);
         let mut out = Vec::new();
-        for t in &TEMPLATES {
+        for t in edge_template_shapes() {
             for anchor_col in 0..n {
                 for lean in [1, -1] {
                     // The set of the offsets placed, or None where one falls off the board.
@@ -256,12 +196,15 @@ impl Geometry {
                         Some(set)
                     };
                     let (Some(stones), Some(carrier), Some(anchor)) =
-                        (place(t.stones), place(t.carrier), place(&[(0, 0)]))
+                        (place(&t.stones), place(&t.carrier), place(&[(0, 0)]))
                     else {
                         continue;
                     };
+                    // Stones next to the anchor make one chain with it, and any of them can
+                    // be the anchor; a stone further away only helps the anchor.
                     let all = stones | anchor;
-                    for b in bits(all) {
+                    let anchors = if self.neighbours(anchor) & stones == stones { all } else { anchor };
+                    for b in bits(anchors) {
                         out.push(Template { anchor: b, stones: all & !(1 << b), carrier });
                     }
                 }

@@ -704,21 +704,24 @@ fn two_distances(geo: &Geometry, color: Color, own: u128, empty: u128, score: &m
 
 #[cfg(test)]
 mod tests {
-    use super::super::geometry::{TEMPLATES, Template};
+    use super::super::geometry::{Template, edge_template_shapes};
     use super::super::hsearch::HSearch;
     use super::*;
     use crate::board::Cell;
 
     /// Every edge template beyond the ziggurat holds: on a 10x10 board where Black has the
-    /// template's stones and a column from the top edge down to the anchor, and White has every
-    /// cell outside the carrier, Black wins with White to move; and White breaks through
-    /// wherever one carrier cell is taken from Black, so each carrier is minimal. The solver
-    /// proves it on a geometry that has only the ziggurats, so no template proves itself.
+    /// template's stones and a column from the anchor down to the bottom edge, and White has
+    /// every cell outside the carrier, Black wins with White to move; and White breaks
+    /// through wherever one carrier cell is taken from Black, so each carrier is minimal.
+    /// Below the anchor's row the column touches only cells next to the anchor, so it lends
+    /// the anchor no reach. The solver proves it on a geometry that has only the ziggurats,
+    /// so no template proves itself. Each shape is checked once in each lean and with each
+    /// of its anchors, as the geometry places it on Black's top edge.
     #[test]
     fn edge_templates_hold_and_are_minimal() {
         let full = Geometry::new(10);
         let mut geo = Geometry::new(10);
-        let zig_len = TEMPLATES[0].carrier.len() as u32;
+        let zig_len = edge_template_shapes()[0].carrier.len() as u32;
         let is_zig = |t: &Template| t.stones == 0 && t.carrier.count_ones() == zig_len;
         geo.templates = std::array::from_fn(|c| {
             std::array::from_fn(|e| geo.templates[c][e].iter().copied().filter(is_zig).collect())
@@ -742,40 +745,61 @@ mod tests {
             };
             search.search(&keys.state(&geo, stones, Color::White))
         };
-        // Black's second (bottom) edge: every placement of every shape but the ziggurat.
-        let mut sizes_seen = Vec::new();
-        for t in full.templates[0][1].iter().filter(|t| !is_zig(t)) {
+        // Each placement as offsets from its anchor, to check each shape once.
+        let relative = |anchor: usize, set: u128| -> Vec<(i32, i32)> {
+            let a = full.cell(anchor);
+            bits(set)
+                .map(|b| {
+                    let c = full.cell(b);
+                    (i32::from(c.row) - i32::from(a.row), i32::from(c.col) - i32::from(a.col))
+                })
+                .collect()
+        };
+        let mut seen = std::collections::HashSet::new();
+        for t in full.templates[0][0].iter().filter(|t| !is_zig(t)) {
+            if !seen.insert((relative(t.anchor, t.stones), relative(t.anchor, t.carrier))) {
+                continue;
+            }
             let cell = full.cell(t.anchor);
-            let column: u128 = (0..=cell.row).map(|r| full.bit(Cell::new(r, cell.col))).fold(0, |a, b| a | b);
+            let column: u128 = (cell.row..10).map(|r| full.bit(Cell::new(r, cell.col))).fold(0, |a, b| a | b);
             let black = column | t.stones;
             let white = full.cells & !black & !t.carrier;
             assert!(
                 matches!(solve([black, white]), Outcome::Loss { .. }),
-                "the template at {cell:?} with {:b} does not hold",
-                t.stones
+                "the template at {cell:?} with stones {:?} does not hold",
+                relative(t.anchor, t.stones)
             );
             for b in bits(t.carrier) {
                 assert!(
                     matches!(solve([black, white | 1 << b]), Outcome::Win { .. }),
-                    "{cell:?}: not minimal without {:?}",
+                    "{cell:?} with stones {:?}: not minimal without {:?}",
+                    relative(t.anchor, t.stones),
                     full.cell(b)
                 );
             }
-            sizes_seen.push((t.stones.count_ones(), t.carrier.count_ones()));
         }
-        sizes_seen.sort_unstable();
-        sizes_seen.dedup();
-        // IVa, the fourth-row pair, the two fifth-row pairs.
-        assert_eq!(sizes_seen, [(0, 19), (1, 10), (1, 21), (1, 23)]);
+        // Every shape but the ziggurat was checked in at least one lean.
+        for shape in &edge_template_shapes()[1..] {
+            let lean = |mirror: bool| {
+                let turn = |v: &[(i32, i32)]| {
+                    let mut v: Vec<_> =
+                        v.iter().map(|&(r, c)| if mirror { (r, -c - r) } else { (r, c) }).collect();
+                    v.sort_unstable();
+                    v
+                };
+                (turn(&shape.stones), turn(&shape.carrier))
+            };
+            assert!(seen.contains(&lean(false)) || seen.contains(&lean(true)), "{shape:?} was not checked");
+        }
     }
 }
 
-/// The search that found the carriers of [`super::geometry::TEMPLATES`], kept so that the
+/// The search that found the carriers of the solver's `templates.txt`, kept so that the
 /// table can be checked and extended: `cargo test --release -p game-search-hex --lib
 /// template_search -- --ignored --nocapture`.
 #[cfg(test)]
 mod template_search {
-    use super::super::hsearch::HSearch;
+    use super::super::hsearch::{EdgeLink, HSearch};
     use super::*;
     use crate::board::Cell;
 
@@ -851,23 +875,45 @@ mod template_search {
         Some(bits(carrier).map(offset).collect())
     }
 
-    /// Prints the distinct minimal carriers of each shape over every column of the board.
+    /// Prints, as lines of `templates.txt`, the distinct minimal carriers of each shape over
+    /// every column of the board that H-search with the table as it is does not derive.
     #[test]
     #[ignore = "finds edge-template carriers (minutes); run by hand"]
     fn generate() {
         let geo = Geometry::new(SIZE);
-        // (anchor row, the other stones): the shapes of TEMPLATES beyond IIIa and IVa.
-        let shapes: [(u8, &[(i32, i32)]); 2] = [(3, &[(0, 1)]), (4, &[(0, 1)])];
+        let mut hsearch = HSearch::new();
+        // The shapes (anchor row, other stones): two stones side by side on the fourth and
+        // fifth rows, then a fourth- or fifth-row stone with one helping stone on its row or
+        // nearer the edge.
+        let mut shapes: Vec<(u8, Vec<(i32, i32)>)> = vec![(3, vec![(0, 1)]), (4, vec![(0, 1)])];
+        for row in [3u8, 4] {
+            for dr in -2..=0i32 {
+                for dc in -3..=3i32 {
+                    if (dr, dc) != (0, 0) && !(dr == 0 && dc.abs() == 1) {
+                        shapes.push((row, vec![(dr, dc)]));
+                    }
+                }
+            }
+        }
+        let list = |v: &[(i32, i32)]| v.iter().map(|(r, c)| format!("{r},{c}")).collect::<Vec<_>>().join(" ");
         for (row, stones) in shapes {
             let mut found: Vec<Vec<(i32, i32)>> = Vec::new();
             for col in 0..SIZE {
                 for left in [false, true] {
-                    if let Some(carrier) = minimal_carrier(&geo, row, col, stones, left)
-                        && !found.contains(&carrier)
-                    {
-                        println!("row {row} stones {stones:?}: {} cells {carrier:?}", carrier.len());
-                        found.push(carrier);
+                    let Some(carrier) = minimal_carrier(&geo, row, col, &stones, left) else { continue };
+                    if found.contains(&carrier) {
+                        continue;
                     }
+                    let at = |&(dr, dc): &(i32, i32)| {
+                        geo.bit(Cell::new((i32::from(row) + dr) as u8, (i32::from(col) + dc) as u8))
+                    };
+                    let column: u128 = (row..SIZE).map(|r| geo.bit(Cell::new(r, col))).fold(0, |a, b| a | b);
+                    let black = stones.iter().map(at).fold(column, |a, b| a | b);
+                    let empty = carrier.iter().map(at).fold(0, |a, b| a | b);
+                    if !matches!(hsearch.build(&geo, Color::Black, black, empty), EdgeLink::Virtual(_)) {
+                        println!("{row} | {} | {}", list(&stones), list(&carrier));
+                    }
+                    found.push(carrier);
                 }
             }
         }
