@@ -210,7 +210,23 @@ impl Geometry {
                 }
             }
         }
-        out
+        // A placement is useless where another with the same anchor needs no more stones and
+        // no more cells: whenever it holds the other holds too, with a smaller carrier. Every
+        // build checks every placement, so the list is kept short.
+        out.sort_unstable_by_key(|t| (t.anchor, t.carrier.count_ones(), t.carrier, t.stones));
+        out.dedup();
+        let mut kept: Vec<Template> = Vec::with_capacity(out.len());
+        for t in out {
+            let dominated = kept
+                .iter()
+                .rev()
+                .take_while(|k| k.anchor == t.anchor)
+                .any(|k| k.stones & !t.stones == 0 && k.carrier & !t.carrier == 0);
+            if !dominated {
+                kept.push(t);
+            }
+        }
+        kept
     }
 
     /// The cell that `(r, c)`, seen from Black's top edge, is for `colour`'s edge `edge`: the

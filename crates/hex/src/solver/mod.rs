@@ -11,9 +11,9 @@
 //!   too, and the opponent's threats narrow the moves before any is searched; a proof is
 //!   shrunk before it is stored (cells that are dead or captured once the loser has every
 //!   cell outside the proof are left out);
-//! - **H-search** (Anshelevich's AND and OR rules over groups and empty cells, with the
-//!   ziggurat and the fourth-row template IVa as base connections; a cheap search for chains
-//!   of bridges and templates runs first) for the opponent at every new position: its
+//! - **H-search** (Anshelevich's AND and OR rules over groups and empty cells, with edge
+//!   templates as base connections; a cheap search for chains of bridges and templates runs
+//!   first) for the opponent at every new position: its
 //!   virtual connection between its edges is a loss for the mover, and its semi-connections
 //!   between its edges confine the mover to the intersection of their carriers. The mover's
 //!   own connections are not built there (half the cost of a node, a win in a few per cent
@@ -22,6 +22,12 @@
 //!   inside its tree), builds both sides. The OR rule
 //!   keeps every combination it finds (up to eight a new semi-connection), not only the
 //!   first: the carriers differ, and a later AND needs the one that avoids its other half;
+//! - **edge templates** found by the solver itself: the ziggurat and template IVa, two stones
+//!   side by side on the fourth and fifth rows, and fourth- and fifth-row stones with a
+//!   helping stone, each a minimal carrier proved by this solver on a board where the
+//!   opponent holds everything else, and kept only where H-search does not derive it
+//!   (`templates.txt` beside this module, with the command that finds them); a carrier
+//!   cell holding one of the side's own stones does not spoil a template;
 //! - **fill-in** after every move: dead cells (four neighbours in a row of one colour, an
 //!   obtuse corner's outside diagonal counting for both colours) and *captured* pairs (two
 //!   adjacent empty cells where a stone of one colour on either kills the other, e.g. the two

@@ -830,13 +830,15 @@ mod template_search {
     /// if even the whole band of rows `0..=row` does not. Black's column from the anchor down
     /// to the bottom edge stands for the rest of its group; below the anchor's row it touches
     /// only cells next to the anchor, and White holds every other cell there, so the column
-    /// lends the anchor no reach. Cells are dropped farthest from the anchor first, ties to
-    /// the right first or (with `left`) to the left first.
+    /// lends the anchor no reach. The cells at the offsets `forbidden` are White's from the
+    /// start. Cells are dropped farthest from the anchor first, ties to the right first or
+    /// (with `left`) to the left first.
     fn minimal_carrier(
         geo: &Geometry,
         row: u8,
         col: u8,
         stones: &[(i32, i32)],
+        forbidden: &[(i32, i32)],
         left: bool,
     ) -> Option<Vec<(i32, i32)>> {
         let at = |dr: i32, dc: i32| {
@@ -852,6 +854,9 @@ mod template_search {
             .flat_map(|r| (0..SIZE).map(move |c| (r, c)))
             .fold(0, |a, (r, c)| a | geo.bit(Cell::new(r, c)));
         carrier &= !black;
+        for &(dr, dc) in forbidden {
+            carrier &= !at(dr, dc).unwrap_or(0);
+        }
         let holds = |carrier: u128| {
             matches!(white_to_move(geo, [black, geo.cells & !black & !carrier]), Outcome::Loss { .. })
         };
@@ -882,10 +887,11 @@ mod template_search {
     fn generate() {
         let geo = Geometry::new(SIZE);
         let mut hsearch = HSearch::new();
-        // The shapes (anchor row, other stones): two stones side by side on the fourth and
-        // fifth rows, then a fourth- or fifth-row stone with one helping stone on its row or
-        // nearer the edge.
-        let mut shapes: Vec<(u8, Vec<(i32, i32)>)> = vec![(3, vec![(0, 1)]), (4, vec![(0, 1)])];
+        // The shapes (anchor row, other stones): a lone stone on the third and fourth rows, two
+        // side by side on the fourth and fifth, then a fourth- or fifth-row stone with one
+        // helping stone on its row or nearer the edge.
+        let mut shapes: Vec<(u8, Vec<(i32, i32)>)> =
+            vec![(2, vec![]), (3, vec![]), (3, vec![(0, 1)]), (4, vec![(0, 1)])];
         for row in [3u8, 4] {
             for dr in -2..=0i32 {
                 for dc in -3..=3i32 {
@@ -900,20 +906,26 @@ mod template_search {
             let mut found: Vec<Vec<(i32, i32)>> = Vec::new();
             for col in 0..SIZE {
                 for left in [false, true] {
-                    let Some(carrier) = minimal_carrier(&geo, row, col, &stones, left) else { continue };
-                    if found.contains(&carrier) {
-                        continue;
+                    let Some(first) = minimal_carrier(&geo, row, col, &stones, &[], left) else { continue };
+                    // Other minimal carriers: each avoids one cell of the first.
+                    let others =
+                        first.iter().filter_map(|&x| minimal_carrier(&geo, row, col, &stones, &[x], left));
+                    for carrier in std::iter::once(first.clone()).chain(others.collect::<Vec<_>>()) {
+                        if found.contains(&carrier) {
+                            continue;
+                        }
+                        let at = |&(dr, dc): &(i32, i32)| {
+                            geo.bit(Cell::new((i32::from(row) + dr) as u8, (i32::from(col) + dc) as u8))
+                        };
+                        let column: u128 =
+                            (row..SIZE).map(|r| geo.bit(Cell::new(r, col))).fold(0, |a, b| a | b);
+                        let black = stones.iter().map(at).fold(column, |a, b| a | b);
+                        let empty = carrier.iter().map(at).fold(0, |a, b| a | b);
+                        if !matches!(hsearch.build(&geo, Color::Black, black, empty), EdgeLink::Virtual(_)) {
+                            println!("{row} | {} | {}", list(&stones), list(&carrier));
+                        }
+                        found.push(carrier);
                     }
-                    let at = |&(dr, dc): &(i32, i32)| {
-                        geo.bit(Cell::new((i32::from(row) + dr) as u8, (i32::from(col) + dc) as u8))
-                    };
-                    let column: u128 = (row..SIZE).map(|r| geo.bit(Cell::new(r, col))).fold(0, |a, b| a | b);
-                    let black = stones.iter().map(at).fold(column, |a, b| a | b);
-                    let empty = carrier.iter().map(at).fold(0, |a, b| a | b);
-                    if !matches!(hsearch.build(&geo, Color::Black, black, empty), EdgeLink::Virtual(_)) {
-                        println!("{row} | {} | {}", list(&stones), list(&carrier));
-                    }
-                    found.push(carrier);
                 }
             }
         }
