@@ -56,10 +56,11 @@
 //! Several threads usually shorten a solve's wall time, but not by a fixed amount: parallel
 //! runs vary from one run to the next, so time them over a few runs.
 //!
-//! On 6x6 and 7x7 the solver is about level with Benzene's DFPN; on 8x8 Benzene is faster.
-//! What Benzene has and this solver lacks: pattern-based inferior cells (reversible moves,
-//! dominated cells found by patterns, many more captured patterns), decompositions, and
-//! virtual-connection patterns beyond the two edge templates.
+//! Side by side with Benzene's DFPN, one thread each, the solver is faster on 7x7 and on the
+//! empty 8x8 board and some 8x8 openings, and slower on others. What Benzene has and this
+//! solver lacks: pattern-based inferior cells (reversible moves, dominated cells found by
+//! patterns, many more captured patterns), decompositions, and its connection patterns away
+//! from the edges.
 //!
 //! Measured solve times beside Benzene's, and what each ingredient above bought, with the
 //! commands that reproduce them: `docs/measurements.md` in the repository.
