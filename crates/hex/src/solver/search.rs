@@ -705,7 +705,6 @@ fn two_distances(geo: &Geometry, color: Color, own: u128, empty: u128, score: &m
 #[cfg(test)]
 mod tests {
     use super::super::geometry::{Template, edge_template_shapes};
-    use super::super::hsearch::HSearch;
     use super::*;
     use crate::board::Cell;
 
@@ -726,25 +725,7 @@ mod tests {
         geo.templates = std::array::from_fn(|c| {
             std::array::from_fn(|e| geo.templates[c][e].iter().copied().filter(is_zig).collect())
         });
-        let keys = Keys::new();
-        let mut table = Table::new(16);
-        let mut hsearch = HSearch::new();
-        // The outcome for White, to move, with these stones, from a fresh table.
-        let mut solve = |stones: [u128; 2]| {
-            table.clear();
-            let mut search = Search {
-                geo: &geo,
-                table: &table,
-                keys: &keys,
-                limits: Limits::default(),
-                semis: true,
-                hsearch: Some(&mut hsearch),
-                stats: SolverStats::default(),
-                aborted: None,
-                shared: None,
-            };
-            search.search(&keys.state(&geo, stones, Color::White))
-        };
+        let solve = |stones: [u128; 2]| super::template_search::white_to_move(&geo, stones);
         // Each placement as offsets from its anchor, to check each shape once.
         let relative = |anchor: usize, set: u128| -> Vec<(i32, i32)> {
             let a = full.cell(anchor);
@@ -807,7 +788,7 @@ mod template_search {
     const SIZE: u8 = 10;
 
     /// The outcome for White, to move, with these stones, from a fresh table.
-    fn white_to_move(geo: &Geometry, stones: [u128; 2]) -> Outcome {
+    pub(super) fn white_to_move(geo: &Geometry, stones: [u128; 2]) -> Outcome {
         let keys = Keys::new();
         let table = Table::new(16);
         let mut hsearch = HSearch::new();
