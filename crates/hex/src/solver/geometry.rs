@@ -20,7 +20,7 @@ pub(crate) struct Geometry {
     /// board tie); the tie-break of move ordering.
     pub(crate) centre: [u8; 128],
     /// For each colour and each of its edges: the edge templates of [`TEMPLATE_TABLE`] that fit on
-    /// the board, each with every one of its stones as the anchor.
+    /// the board (a shape whose stones all touch the anchor once with each stone as the anchor).
     pub(crate) templates: [[Vec<Template>; 2]; 2],
     /// The bit of the last cell: the 180° rotation maps bit `i` to `last - i`.
     pub(crate) last: usize,
@@ -175,7 +175,7 @@ impl Geometry {
 
     /// The edge templates of colour `colour` (0 Black) to its edge `edge` (0 first, 1 second)
     /// that fit on the board: every shape of [`TEMPLATE_TABLE`] at every column, in both leans,
-    /// and each with every one of its stones as the anchor.
+    /// and, when its stones all touch the anchor, with each of them as the anchor.
     fn edge_templates(&self, colour: usize, edge: usize) -> Vec<Template> {
         let n = i32::from(self.size);
         let mut out = Vec::new();
@@ -511,6 +511,18 @@ mod tests {
                     assert_eq!(g.neighbours(g.bit(cell)) & !g.bit(cell), expected, "{n} {cell:?}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_template_table_parses_and_bad_lines_are_named() {
+        let shapes = edge_template_shapes();
+        assert!(shapes.len() > 100);
+        assert_eq!((shapes[0].row, shapes[0].stones.len(), shapes[0].carrier.len()), (2, 0, 8));
+        let ok = parse_templates("# a comment\n\n3 | 0,1 | -1,0 -1,1\n").unwrap();
+        assert_eq!(ok, [EdgeTemplate { row: 3, stones: vec![(0, 1)], carrier: vec![(-1, 0), (-1, 1)] }]);
+        for bad in ["3 | 0,1", "x | | 0,1", "3 | | 0;1", "3 | 0,1 | ", "3 | | 0,1 | 2,2"] {
+            assert_eq!(parse_templates(bad), Err(bad.trim().to_string()), "{bad:?}");
         }
     }
 
