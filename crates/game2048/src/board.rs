@@ -245,6 +245,28 @@ impl Board {
         (0..16).map(|cell| u64::from(self.value(cell))).sum()
     }
 
+    /// The points a game scores building this board's tiles from 2s: a tile `2^k` took `k - 1`
+    /// merges, one into each of `4, 8, …, 2^k`, worth `(k - 1) · 2^k` in all. A slide raises it
+    /// by exactly the slide's merge score, so two boards reached from one board by a slide each
+    /// differ by their merge scores. (A spawned 4 adds 4 points no merge scored.)
+    ///
+    /// ```
+    /// use game2048::{Board, Direction};
+    ///
+    /// let board = Board::from_ranks([1, 1, 2, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    /// assert_eq!(board.tile_points(), 4 + 16);
+    /// let slide = board.play(Direction::Left).unwrap();
+    /// assert_eq!(slide.board.tile_points(), board.tile_points() + u64::from(slide.score));
+    /// ```
+    pub fn tile_points(self) -> u64 {
+        (0..16)
+            .map(|cell| match self.rank(cell) {
+                0 | 1 => 0,
+                rank => u64::from(rank - 1) << rank,
+            })
+            .sum()
+    }
+
     /// Slides the tiles towards `direction`, merging equal neighbours once each, the merges
     /// nearest the wall first. Returns the new board (equal to `self` when nothing moves) and the
     /// merge score, or [`TileOverflow`] if two 32768 tiles would merge.

@@ -188,6 +188,21 @@ proptest! {
         }
     }
 
+    /// A slide raises the board's tile points by exactly its merge score (what lets an n-tuple
+    /// network's search add the points on the board instead of summing rewards on the path).
+    #[test]
+    fn a_slide_adds_its_score_to_the_tile_points(board in any_board()) {
+        for d in Direction::ALL {
+            if let Ok(slide) = board.slide(d) {
+                prop_assert_eq!(
+                    slide.board.tile_points(),
+                    board.tile_points() + u64::from(slide.score),
+                    "{} {}", board, d
+                );
+            }
+        }
+    }
+
     /// The empty-cell mask has bit `c` set exactly for the empty cells.
     #[test]
     fn empty_mask_marks_the_empty_cells(board in any_board()) {
