@@ -32,6 +32,16 @@ pub trait Heuristic: Sync {
         None
     }
 
+    /// The value of the lost `board` (no slide is legal), if the heuristic has one; `None`,
+    /// the default, puts every loss below every board this heuristic values (see
+    /// [`Evaluation::loss`]). A heuristic that estimates the final score values a lost board at
+    /// the score it ends with. A heuristic with [`Heuristic::bounds`] must keep these values
+    /// within them (Star1 prunes by the bounds).
+    fn lost(&self, board: Board) -> Option<f64> {
+        let _ = board;
+        None
+    }
+
     /// The largest value among the boards `board` slides to (its afterstates), `None` when no
     /// move is legal. The default slides and values each; a heuristic that can share work
     /// between the four overrides it, and must give exactly the same value.
@@ -90,6 +100,9 @@ impl<H: Heuristic + ?Sized> Heuristic for &H {
     fn bounds(&self) -> Option<(f64, f64)> {
         (**self).bounds()
     }
+    fn lost(&self, board: Board) -> Option<f64> {
+        (**self).lost(board)
+    }
     fn best_afterstate(&self, board: Board) -> Option<f64> {
         (**self).best_afterstate(board)
     }
@@ -105,6 +118,9 @@ impl<H: Heuristic + ?Sized + Send> Heuristic for std::sync::Arc<H> {
     fn bounds(&self) -> Option<(f64, f64)> {
         (**self).bounds()
     }
+    fn lost(&self, board: Board) -> Option<f64> {
+        (**self).lost(board)
+    }
     fn best_afterstate(&self, board: Board) -> Option<f64> {
         (**self).best_afterstate(board)
     }
@@ -119,6 +135,9 @@ impl<H: Heuristic + ?Sized> Heuristic for Box<H> {
     }
     fn bounds(&self) -> Option<(f64, f64)> {
         (**self).bounds()
+    }
+    fn lost(&self, board: Board) -> Option<f64> {
+        (**self).lost(board)
     }
     fn best_afterstate(&self, board: Board) -> Option<f64> {
         (**self).best_afterstate(board)
@@ -158,7 +177,7 @@ impl<H: Heuristic + ?Sized> Heuristic for Box<H> {
 pub struct Evaluation<H> {
     /// The heuristic for non-terminal boards.
     pub heuristic: H,
-    /// The value of a lost position.
+    /// The value of a lost position when the heuristic has none ([`Heuristic::lost`]).
     pub loss: f64,
 }
 
@@ -178,8 +197,9 @@ impl<H: Heuristic> Evaluator<Game2048> for Evaluation<H> {
         if player == 0 { v } else { -v }
     }
 
-    fn terminal(&self, _: &Game2048, _: &Position, player: Player, _: u32) -> f64 {
-        if player == 0 { self.loss } else { -self.loss }
+    fn terminal(&self, _: &Game2048, position: &Position, player: Player, _: u32) -> f64 {
+        let v = self.heuristic.lost(position.board).unwrap_or(self.loss);
+        if player == 0 { v } else { -v }
     }
 
     fn bounds(&self) -> Option<(f64, f64)> {

@@ -688,18 +688,27 @@ fn add(cell: &AtomicU32, delta: f32) {
 
 /// As a heuristic, a network values an afterstate as the final score it expects: the points
 /// already on the board ([`Board::tile_points`]) plus the points the network expects from here
-/// ([`NTupleNetwork::value_to_come`]). The network alone values only what is still to come, so
-/// a search comparing leaves by it would count every merge on the path to a leaf as lost, and
-/// leaves at different depths (the probability cut-off stops some paths early) would not
+/// ([`NTupleNetwork::value_to_come`]); a lost board is worth its points alone. The network
+/// alone values only what is still to come, so a search comparing leaves by it would count
+/// every merge on the path to a leaf as lost, and leaves cut off at different depths would not
 /// compare. With the board's points added, a leaf is worth the merges on its path plus its
 /// network value, as TD learning estimates it (a spawned 4 adds 4 points no merge scored, 0.4
 /// per spawn in expectation on every path alike), and one ply plays the move
-/// [`NTupleNetwork::train`] plays. Measured on 100 games of the shallow search and 30 of the
-/// deeper one, the rates of 16384 did not change (docs/ntuple.md): the search was not what
-/// held the network back; the value is kept because it is the one the search should compare.
+/// [`NTupleNetwork::train`] plays.
+///
+/// The value of a loss matters most. Below every board (the default of [`Heuristic::lost`]),
+/// any path to a loss, however unlikely, outweighed everything the network knows, and the
+/// search played for survival alone on crowded boards; valued at its points, a loss costs what
+/// the network expects the game still to score. Over the same 100 seeded games of the
+/// shallow search (docs/ntuple.md) 16384 was reached in 92 games instead of 80.
 impl Heuristic for NTupleNetwork {
     fn value(&self, board: Board) -> f64 {
         board.tile_points() as f64 + f64::from(self.value_to_come(board))
+    }
+
+    /// A lost game ends with the points on its board: nothing more to come.
+    fn lost(&self, board: Board) -> Option<f64> {
+        Some(board.tile_points() as f64)
     }
 }
 
@@ -945,6 +954,13 @@ mod tests {
             moves += 1;
         }
         assert!(moves > 100, "a whole game: {moves} moves");
+        // The lost board is worth its points to a search, not less than every board.
+        let eval = crate::evaluation::Evaluation::new(&network);
+        let lost = crate::rules::Position::slide(board);
+        let value =
+            search_core::Evaluator::terminal(&eval, &crate::rules::Game2048::chance(0.1), &lost, 0, 0);
+        assert_eq!(value, board.tile_points() as f64);
+        assert!(value > 0.0);
     }
 
     #[test]
