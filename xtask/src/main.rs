@@ -325,6 +325,12 @@ enum Task {
         /// The share of games, above 0 and at most 1, that start from a kept board.
         #[arg(long, value_name = "SHARE", value_parser = parse_share, requires = "restart_tile")]
         restart_share: Option<f64>,
+        /// Split the game into stages with weights of their own, each starting where the board
+        /// holds a set of tiles: `16384,16384+8192` makes three. With --resume, a one-stage
+        /// network is split, each stage starting from its weights; a network already split
+        /// keeps its stages (asking for others is an error).
+        #[arg(long, value_parser = parse_stages)]
+        stages: Option<game2048::ntuple::Stages>,
         /// The seed of the spawns.
         #[arg(long, default_value_t = 2048)]
         seed: u64,
@@ -344,6 +350,10 @@ enum Task {
 }
 
 fn parse_shape(text: &str) -> Result<game2048::ntuple::Shape, String> {
+    text.parse().map_err(|e: game2048::ntuple::NTupleError| e.to_string())
+}
+
+fn parse_stages(text: &str) -> Result<game2048::ntuple::Stages, String> {
     text.parse().map_err(|e: game2048::ntuple::NTupleError| e.to_string())
 }
 
@@ -652,6 +662,7 @@ fn main() -> ExitCode {
             learning_rate,
             restart_tile,
             restart_share,
+            stages,
             seed,
             threads,
             out,
@@ -674,6 +685,7 @@ fn main() -> ExitCode {
                     (Some(tile), Some(share)) => game2048::ntuple::Restarts::from_tile(tile, share),
                     _ => game2048::ntuple::Restarts::NONE,
                 },
+                stages,
                 seed,
                 threads,
                 out,

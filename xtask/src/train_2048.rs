@@ -20,7 +20,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use game2048::ntuple::{
-    LearningRule, NTupleNetwork, REPORTED_TILES, Restarts, Shape, TrainConfig, TrainReport,
+    LearningRule, NTupleNetwork, REPORTED_TILES, Restarts, Shape, Stages, TrainConfig, TrainReport,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -38,6 +38,9 @@ pub struct TrainOptions {
     pub learning_rate: f32,
     /// Where games start.
     pub restarts: Restarts,
+    /// The stages of a new network, or those to split a resumed one-stage network into
+    /// (`None`: one stage, or the resumed network's).
+    pub stages: Option<Stages>,
     /// The spawns' seed.
     pub seed: u64,
     /// Threads playing at once.
@@ -106,9 +109,15 @@ pub fn run(options: &TrainOptions) -> Result<Vec<CurvePoint>, String> {
             ));
         }
         eprintln!("resuming {} after {} games", options.out.display(), network.games_trained());
-        network
+        match &options.stages {
+            Some(stages) if stages != network.stages() => {
+                eprintln!("splitting it into stages {stages}");
+                network.into_stages(stages.clone()).map_err(|e| format!("{}: {e}", options.out.display()))?
+            }
+            _ => network,
+        }
     } else {
-        NTupleNetwork::new(options.shape)
+        NTupleNetwork::with_stages(options.shape, options.stages.clone().unwrap_or_default())
     };
     if let Some(dir) = options.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -184,6 +193,7 @@ mod tests {
             rule: LearningRule::Td,
             learning_rate: 0.1,
             restarts: Restarts::NONE,
+            stages: None,
             seed: 3,
             threads: 1,
             out: out.clone(),
@@ -207,6 +217,16 @@ mod tests {
         // A shape that does not match the file is refused with a clear message.
         let err = run(&TrainOptions { shape: Shape::Standard, ..options.clone() }).unwrap_err();
         assert!(err.contains("small network"), "{err}");
+        // Resumed with stages: the network is split and trained on; once split, other stages
+        // are refused and the same ones (or none) go on.
+        let stages: Stages = "16".parse().unwrap();
+        run(&TrainOptions { games: 2, stages: Some(stages.clone()), ..options.clone() }).unwrap();
+        assert_eq!(NTupleNetwork::load(&out).unwrap().stages(), &stages);
+        run(&TrainOptions { games: 2, ..options.clone() }).unwrap();
+        let other = Some("32".parse().unwrap());
+        let err = run(&TrainOptions { games: 2, stages: other, ..options.clone() }).unwrap_err();
+        assert!(err.contains("has stages 16, not 32"), "{err}");
+        assert_eq!(NTupleNetwork::load(&out).unwrap().games_trained(), 12);
         assert!(run(&TrainOptions { checkpoint_every: 0, ..options }).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }

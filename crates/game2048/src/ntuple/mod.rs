@@ -22,7 +22,12 @@
 //! games start from a board of that pool instead of a new board (a restart strategy in the
 //! spirit of Jaśkowski's carousel shaping), so the late stages get played again and again. The
 //! pool is saved with the network; the rates training reports count only the games that started
-//! from a new board.
+//! from a new board. A run with a larger restart tile than the last drops the kept boards that
+//! do not show it and fills the pool anew.
+//!
+//! A network may also split the game into [`Stages`], each with weights of its own, learned on
+//! its own boards only; [`NTupleNetwork::into_stages`] splits a trained network, each new stage
+//! starting from its weights.
 //!
 //! Weights are `f32` held in atomics, so several threads can train one network at once without
 //! locks (each update is a load and a store that may race with another thread's, as in
@@ -53,6 +58,10 @@ use thiserror::Error;
 use crate::board::{Board, Direction};
 use crate::evaluation::Heuristic;
 use crate::rules::Rules;
+
+mod stages;
+
+pub use stages::{MAX_STAGES, Stages};
 
 /// Which tuples a network has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -138,6 +147,25 @@ pub enum NTupleError {
     /// A learning rule that is neither `td` nor `tc`.
     #[error("unknown learning rule {0:?} (expected td or tc)")]
     UnknownRule(String),
+    /// Stages that do not parse (see [`Stages`]).
+    #[error(
+        "bad stages {text:?}: {reason} (expected sets of tiles joined by + and separated by commas, as 16384,16384+8192)"
+    )]
+    BadStages {
+        /// What was given.
+        text: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A network already split into stages was asked for other stages
+    /// ([`NTupleNetwork::into_stages`] splits only a one-stage network).
+    #[error("the network has stages {has}, not {asked}")]
+    StagesDiffer {
+        /// Its stages.
+        has: Stages,
+        /// The stages asked for.
+        asked: Stages,
+    },
 }
 
 /// The most tuples a shape has.
@@ -145,6 +173,9 @@ const MAX_TUPLES: usize = 4;
 
 /// The file's first bytes.
 const MAGIC: &[u8; 8] = b"G2048NT1";
+
+/// The first bytes of the file of a network with several stages; the stages follow the games.
+const STAGED_MAGIC: &[u8; 8] = b"G2048NT2";
 
 /// The bytes that start the optional temporal-coherence section after the weights.
 const COHERENCE_MAGIC: &[u8; 8] = b"G2048TC1";
@@ -245,8 +276,8 @@ struct Coherence {
 }
 
 impl Coherence {
-    fn new(shape: Shape) -> Self {
-        Coherence { sums: zeros(shape) }
+    fn new(shape: Shape, stages: usize) -> Self {
+        Coherence { sums: zeros(shape, stages) }
     }
 
     /// Writes the sums of errors, then the sums of absolute values, four bytes each.
@@ -277,7 +308,9 @@ impl Coherence {
 #[derive(Debug)]
 pub struct NTupleNetwork {
     shape: Shape,
-    /// One table per tuple, each of `16^len` weights, stored as `f32` bits.
+    stages: Stages,
+    /// One table per stage and tuple (table `MAX_TUPLES · stage + tuple`), each of `16^len`
+    /// weights, stored as `f32` bits.
     weights: Vec<Box<[AtomicU32]>>,
     games: AtomicU64,
     /// Temporal coherence's sums, made the first time training asks for them.
@@ -286,6 +319,12 @@ pub struct NTupleNetwork {
     starts: std::sync::Mutex<Starts>,
     /// Each tuple's cells as runs of neighbouring cells (see [`Run`]).
     runs: [[Run; MAX_RUNS]; MAX_TUPLES],
+}
+
+/// What [`NTupleNetwork::features`] finds on a board.
+struct Features {
+    stage: usize,
+    indices: [u32; 8 * MAX_TUPLES],
 }
 
 /// The most runs of neighbouring cells a tuple has.
@@ -355,9 +394,22 @@ fn symmetries(board: Board) -> [u64; 8] {
 impl NTupleNetwork {
     /// A network of `shape` with every weight 0.
     pub fn new(shape: Shape) -> Self {
+        Self::with_stages(shape, Stages::ONE)
+    }
+
+    /// A network of `shape` split into `stages`, every weight 0.
+    ///
+    /// ```
+    /// use game2048::ntuple::{NTupleNetwork, Shape, Stages};
+    ///
+    /// let network = NTupleNetwork::with_stages(Shape::Small, "2048".parse().unwrap());
+    /// assert_eq!(network.stages().count(), 2);
+    /// ```
+    pub fn with_stages(shape: Shape, stages: Stages) -> Self {
         NTupleNetwork {
             shape,
-            weights: zeros(shape),
+            weights: zeros(shape, stages.count()),
+            stages,
             games: AtomicU64::new(0),
             coherence: std::sync::OnceLock::new(),
             starts: std::sync::Mutex::default(),
@@ -367,7 +419,57 @@ impl NTupleNetwork {
 
     /// Temporal coherence's sums, all zero the first time.
     fn coherence(&self) -> &Coherence {
-        self.coherence.get_or_init(|| Coherence::new(self.shape))
+        self.coherence.get_or_init(|| Coherence::new(self.shape, self.stages.count()))
+    }
+
+    /// Its stages.
+    pub fn stages(&self) -> &Stages {
+        &self.stages
+    }
+
+    /// This one-stage network split into `stages`, each stage starting from its weights
+    /// (Jaśkowski's weight promotion: a new stage starts from what the network knows, not from
+    /// zero). Temporal coherence's sums go to the first stage only: the later stages start
+    /// with the full step size, free to move away from the weights they start from. Games
+    /// trained and the restart pool go with it. A network that already has `stages` comes back
+    /// as it is.
+    ///
+    /// # Errors
+    /// [`NTupleError::StagesDiffer`] if the network already has other stages.
+    ///
+    /// ```
+    /// use game2048::ntuple::{NTupleNetwork, Shape, TrainConfig};
+    /// use game2048::Board;
+    ///
+    /// let network = NTupleNetwork::new(Shape::Small);
+    /// network.train(&TrainConfig { games: 20, ..TrainConfig::default() }, |_| {});
+    /// let board: Board = "2048 4 2 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
+    /// let before = network.value_to_come(board);
+    /// let staged = network.into_stages("2048".parse().unwrap()).unwrap();
+    /// assert_eq!(staged.value_to_come(board), before);
+    /// assert!(staged.into_stages("4096".parse().unwrap()).is_err());
+    /// ```
+    pub fn into_stages(self, stages: Stages) -> Result<NTupleNetwork, NTupleError> {
+        if self.stages == stages {
+            return Ok(self);
+        }
+        if self.stages.count() > 1 {
+            return Err(NTupleError::StagesDiffer { has: self.stages.clone(), asked: stages });
+        }
+        let staged = NTupleNetwork::with_stages(self.shape, stages);
+        for (i, table) in staged.weights.iter().enumerate() {
+            copy_table(&self.weights[i % MAX_TUPLES], table);
+        }
+        if let Some(coherence) = self.coherence.get() {
+            for (from, to) in coherence.sums.iter().zip(&staged.coherence().sums) {
+                for (a, b) in from.iter().zip(to.iter()) {
+                    b.store(a.load(Ordering::Relaxed), Ordering::Relaxed);
+                }
+            }
+        }
+        staged.games.store(self.games_trained(), Ordering::Relaxed);
+        *staged.pool() = std::mem::take(&mut *self.pool());
+        Ok(staged)
     }
 
     /// Whether it holds temporal coherence's sums (it has been trained with
@@ -409,38 +511,42 @@ impl NTupleNetwork {
     /// assert_eq!(network.value(board), 4.0); // the merge that made the 4
     /// ```
     pub fn value_to_come(&self, board: Board) -> f32 {
-        self.value_at(&self.indices(board))
+        self.value_at(&self.features(board))
     }
 
-    /// The weight-table index of every tuple in every symmetry of `board`, in a fixed order:
-    /// entry `4·s + t` is tuple `t` in symmetry `s`.
+    /// The weights that make up `board`'s value: its stage, and the weight-table index of
+    /// every tuple in every symmetry of `board`, in a fixed order (entry `4·s + t` is tuple `t`
+    /// in symmetry `s`).
     ///
     /// All the indices are worked out before any weight is read. The tables are far larger
     /// than the caches, so nearly every read misses; read in a short loop of their own, the 32
     /// misses are all under way at once instead of a few at a time between index computations.
-    fn indices(&self, board: Board) -> [u32; 8 * MAX_TUPLES] {
+    fn features(&self, board: Board) -> Features {
         let mut indices = [0u32; 8 * MAX_TUPLES];
         for (s, sym) in symmetries(board).into_iter().enumerate() {
             for (t, runs) in self.runs.iter().enumerate() {
                 indices[MAX_TUPLES * s + t] = runs.iter().fold(0, |acc, run| acc | run.gather(sym));
             }
         }
-        indices
+        Features { stage: self.stages.of(board), indices }
     }
 
-    /// The value of the board whose [`Self::indices`] these are.
-    fn value_at(&self, indices: &[u32; 8 * MAX_TUPLES]) -> f32 {
+    /// The value of the board whose [`Self::features`] these are.
+    fn value_at(&self, features: &Features) -> f32 {
+        let tables = &self.weights[MAX_TUPLES * features.stage..][..MAX_TUPLES];
         let mut v = 0.0f32;
-        for (k, &i) in indices.iter().enumerate() {
-            v += load(&self.weights[k % MAX_TUPLES][i as usize]);
+        for (k, &i) in features.indices.iter().enumerate() {
+            v += load(&tables[k % MAX_TUPLES][i as usize]);
         }
         v
     }
 
-    /// Calls `visit` with the tuple and weight index of every weight of `board`'s value.
+    /// Calls `visit` with the table and weight index of every weight of `board`'s value.
     fn weights_of(&self, board: Board, mut visit: impl FnMut(usize, usize)) {
-        for (k, i) in self.indices(board).into_iter().enumerate() {
-            visit(k % MAX_TUPLES, i as usize);
+        let features = self.features(board);
+        let first = MAX_TUPLES * features.stage;
+        for (k, i) in features.indices.into_iter().enumerate() {
+            visit(first + k % MAX_TUPLES, i as usize);
         }
     }
 
@@ -474,10 +580,11 @@ impl NTupleNetwork {
     fn best_valued_move(&self, board: Board) -> Option<(Direction, Board, u32, f32)> {
         // Every afterstate's indices first, then their weights: the reads of all four moves
         // are under way together (see `indices`).
-        let slides = Direction::ALL.map(|d| board.play(d).map(|slide| (d, slide, self.indices(slide.board))));
+        let slides =
+            Direction::ALL.map(|d| board.play(d).map(|slide| (d, slide, self.features(slide.board))));
         let mut best: Option<(Direction, Board, u32, f32, f64)> = None;
-        for (d, slide, indices) in slides.into_iter().flatten() {
-            let value = self.value_at(&indices);
+        for (d, slide, features) in slides.into_iter().flatten() {
+            let value = self.value_at(&features);
             let v = f64::from(slide.score) + f64::from(value);
             if best.is_none_or(|(.., b)| v > b) {
                 best = Some((d, slide.board, slide.score, value, v));
@@ -491,6 +598,10 @@ impl NTupleNetwork {
     pub fn train(&self, config: &TrainConfig, progress: impl Fn(&TrainedGame) + Sync) -> TrainReport {
         let start = std::time::Instant::now();
         let first = self.games_trained();
+        if config.restarts.active() {
+            // Boards kept for a smaller restart tile (an earlier run's) do not show this one.
+            self.pool().boards.retain(|b| b.max_tile() >= config.restarts.tile);
+        }
         let play = |k: u64| {
             let game = self.train_one(config, first + k);
             progress(&game);
@@ -566,7 +677,9 @@ impl NTupleNetwork {
         TrainedGame { number, score, moves, max_tile: board.max_tile(), restarted: restart.is_some() }
     }
 
-    /// Writes the network to `path`: a header (magic, shape, games trained) and every weight as
+    /// Writes the network to `path`: a header (magic, shape, games trained, and for a network
+    /// of several stages their count less one and each stage's tiles as a 16-bit rank mask) and
+    /// every weight, stage by stage, as
     /// a little-endian `f32`; then, if it holds temporal coherence's sums, a second magic and
     /// those sums in the same form (players ignore them; a resumed training reads them).
     pub fn save(&self, path: &Path) -> Result<(), NTupleError> {
@@ -576,9 +689,17 @@ impl NTupleNetwork {
         let tmp = path.with_extension("tmp");
         let file = std::fs::File::create(&tmp).map_err(io)?;
         let mut out = std::io::BufWriter::new(file);
-        out.write_all(MAGIC).map_err(io)?;
+        let staged = self.stages.count() > 1;
+        out.write_all(if staged { STAGED_MAGIC } else { MAGIC }).map_err(io)?;
         out.write_all(&[self.shape.code()]).map_err(io)?;
         out.write_all(&self.games_trained().to_le_bytes()).map_err(io)?;
+        if staged {
+            let masks = self.stages.masks();
+            out.write_all(&[masks.len() as u8]).map_err(io)?;
+            for mask in masks {
+                out.write_all(&mask.to_le_bytes()).map_err(io)?;
+            }
+        }
         write_tables(&mut out, &self.weights).map_err(io)?;
         if let Some(coherence) = self.coherence.get() {
             out.write_all(COHERENCE_MAGIC).map_err(io)?;
@@ -608,12 +729,28 @@ impl NTupleNetwork {
         let mut input = std::io::BufReader::new(std::fs::File::open(path).map_err(io)?);
         let mut header = [0u8; 17];
         input.read_exact(&mut header).map_err(|_| bad("shorter than its header"))?;
-        if &header[..8] != MAGIC {
-            return Err(bad("wrong magic bytes"));
-        }
+        let staged = match &header[..8] {
+            m if m == MAGIC => false,
+            m if m == STAGED_MAGIC => true,
+            _ => return Err(bad("wrong magic bytes")),
+        };
         let shape = Shape::from_code(header[8]).ok_or_else(|| bad("unknown shape"))?;
         let games = u64::from_le_bytes(header[9..17].try_into().expect("8 bytes"));
-        let network = NTupleNetwork::new(shape);
+        let stages = if staged {
+            let short = |_| bad("shorter than its stages");
+            let mut count = [0u8; 1];
+            input.read_exact(&mut count).map_err(short)?;
+            let mut masks = Vec::new();
+            for _ in 0..count[0] {
+                let mut mask = [0u8; 2];
+                input.read_exact(&mut mask).map_err(short)?;
+                masks.push(u16::from_le_bytes(mask));
+            }
+            Stages::from_masks(masks).ok_or_else(|| bad("impossible stages"))?
+        } else {
+            Stages::ONE
+        };
+        let network = NTupleNetwork::with_stages(shape, stages);
         read_tables(&mut input, &network.weights).map_err(|_| bad("fewer weights than its shape has"))?;
         // Then the optional sections, each after its magic bytes: temporal coherence's sums,
         // the restart pool.
@@ -648,13 +785,19 @@ impl NTupleNetwork {
     }
 }
 
-/// One table of zeros per tuple of `shape`, a value per weight.
-fn zeros<T: Default>(shape: Shape) -> Vec<Box<[T]>> {
-    shape
-        .tuples()
-        .iter()
-        .map(|tuple| (0..1usize << (4 * tuple.len())).map(|_| T::default()).collect())
+/// One table of zeros per stage and tuple of `shape`, a value per weight.
+fn zeros<T: Default>(shape: Shape, stages: usize) -> Vec<Box<[T]>> {
+    let tuples = shape.tuples();
+    (0..stages * tuples.len())
+        .map(|i| (0..1usize << (4 * tuples[i % tuples.len()].len())).map(|_| T::default()).collect())
         .collect()
+}
+
+/// Copies the weights of `from` into `to`, a table of the same size.
+fn copy_table(from: &[AtomicU32], to: &[AtomicU32]) {
+    for (a, b) in from.iter().zip(to) {
+        b.store(a.load(Ordering::Relaxed), Ordering::Relaxed);
+    }
 }
 
 /// Writes every value of `tables` as four little-endian bytes.
@@ -813,7 +956,7 @@ mod tests {
         }
         // And the network's own array, in its order (symmetry by symmetry, then tuple).
         let network = NTupleNetwork::new(Shape::Small);
-        let indices = network.indices(board);
+        let indices = network.features(board).indices;
         for (s, sym) in symmetries(board).into_iter().enumerate() {
             for (t, tuple) in Shape::Small.tuples().iter().enumerate() {
                 assert_eq!(indices[MAX_TUPLES * s + t], by_cells(sym, tuple));
@@ -961,6 +1104,83 @@ mod tests {
             search_core::Evaluator::terminal(&eval, &crate::rules::Game2048::chance(0.1), &lost, 0, 0);
         assert_eq!(value, board.tile_points() as f64);
         assert!(value > 0.0);
+    }
+
+    #[test]
+    fn stages_learn_apart_and_survive_a_checkpoint() {
+        let dir = std::env::temp_dir().join(format!("ntuple-stages-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = TrainConfig {
+            games: 150,
+            seed: 11,
+            learning_rate: 1.0,
+            rule: LearningRule::Coherence,
+            restarts: Restarts { tile: 256, share: 0.5, capacity: 16 },
+            ..TrainConfig::default()
+        };
+        // Weight promotion: split after 100 games, every board keeps its value.
+        let one = NTupleNetwork::new(Shape::Small);
+        one.train(&TrainConfig { games: 100, ..config }, |_| {});
+        let boards: Vec<Board> = one.restart_pool();
+        let low: Board = "2 4 8 16/0 2 4 8/0 0 2 4/0 0 0 2".parse().unwrap();
+        let values: Vec<f32> = boards.iter().chain([&low]).map(|&b| one.value_to_come(b)).collect();
+        let pool = one.restart_pool();
+        let staged = one.into_stages("256".parse().unwrap()).unwrap();
+        assert_eq!(staged.stages().count(), 2);
+        assert_eq!(staged.games_trained(), 100);
+        assert_eq!(staged.restart_pool(), pool);
+        assert!(boards.iter().all(|&b| staged.stages().of(b) == 1));
+        assert_eq!(staged.stages().of(low), 0);
+        let promoted: Vec<f32> = boards.iter().chain([&low]).map(|&b| staged.value_to_come(b)).collect();
+        assert_eq!(promoted, values);
+        // The sums of the first stage came along; the second starts afresh (a staged network
+        // that kept training moves the second stage's weights more than the first's).
+        assert!(staged.has_coherence());
+        let sums = &staged.coherence().sums;
+        assert!(sums[0].iter().any(|w| w.load(Ordering::Relaxed) != 0));
+        assert!(sums[MAX_TUPLES..].iter().all(|t| t.iter().all(|w| w.load(Ordering::Relaxed) == 0)));
+
+        // Trained on, from a checkpoint or not, the same network; both stages learn.
+        let path = dir.join("staged.bin");
+        staged.train(&TrainConfig { games: 20, ..config }, |_| {});
+        staged.save(&path).unwrap();
+        let resumed = NTupleNetwork::load(&path).unwrap();
+        assert_eq!(resumed.stages(), staged.stages());
+        resumed.train(&TrainConfig { games: 30, ..config }, |_| {});
+        staged.train(&TrainConfig { games: 30, ..config }, |_| {});
+        for &b in boards.iter().chain([&low]) {
+            assert_eq!(
+                resumed.value_to_come(b).to_bits(),
+                staged.value_to_come(b).to_bits(),
+                "resumed = uninterrupted"
+            );
+        }
+        let changed = |i: usize| {
+            (0..MAX_TUPLES).any(|t| {
+                let now = &staged.weights[MAX_TUPLES * i + t];
+                let then = NTupleNetwork::load(&path).unwrap();
+                let then = &then.weights[MAX_TUPLES * i + t];
+                now.iter()
+                    .zip(then.iter())
+                    .any(|(a, b)| a.load(Ordering::Relaxed) != b.load(Ordering::Relaxed))
+            })
+        };
+        assert!(changed(0) && changed(1), "both stages learn");
+        // Another split of a staged network is refused; the same one is a no-op.
+        let err = NTupleNetwork::load(&path).unwrap().into_stages("512".parse().unwrap()).unwrap_err();
+        assert!(err.to_string().contains("has stages 256, not 512"), "{err}");
+        assert!(NTupleNetwork::load(&path).unwrap().into_stages("256".parse().unwrap()).is_ok());
+        // A cut stage header and impossible stages are refused.
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..18]).unwrap();
+        let err = NTupleNetwork::load(&path).unwrap_err();
+        assert!(err.to_string().contains("shorter than its stages"), "{err}");
+        let mut bad = bytes.clone();
+        bad[18..20].copy_from_slice(&1u16.to_le_bytes());
+        std::fs::write(&path, &bad).unwrap();
+        let err = NTupleNetwork::load(&path).unwrap_err();
+        assert!(err.to_string().contains("impossible stages"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
