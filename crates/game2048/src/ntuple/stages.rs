@@ -1,13 +1,6 @@
 //! Stages: a network may split the game into stages, each with weights of its own (multi-stage
-//! TD learning, Wu et al. 2014 and Yeh et al. 2016; Jaśkowski 2016's weight promotion).
-//!
-//! One set of weights must value the opening and the boards around a 16384 tile alike, though
-//! what a good board looks like differs: a 16384 in the corner frees the rest of the board
-//! for the next climb, and one table learns a compromise. With stages, each stage is learned on
-//! its own boards only. A stage begins where the board holds every tile of a set of tiles:
-//! `16384,16384+8192` makes three stages, boards without a 16384, boards with one, and boards
-//! with a 16384 and an 8192 (Yeh et al.'s split for reaching 32768). When several sets match,
-//! the last one listed decides.
+//! TD learning, Wu et al. 2014 and Yeh et al. 2016; Jaśkowski 2016's weight promotion); see
+//! [`Stages`].
 
 use crate::board::Board;
 
@@ -16,7 +9,16 @@ use super::NTupleError;
 /// The most stages a network has.
 pub const MAX_STAGES: usize = 8;
 
-/// How a network splits the game into stages (see the [module documentation](self)).
+/// How a network splits the game into stages, each with weights of its own (multi-stage TD
+/// learning, Wu et al. 2014 and Yeh et al. 2016; Jaśkowski 2016's weight promotion).
+///
+/// One set of weights must value the opening and the boards around a 16384 tile alike, though
+/// what a good board looks like differs: a 16384 in the corner frees the rest of the board
+/// for the next climb, and one table learns a compromise. With stages, each stage is learned on
+/// its own boards only. A stage begins where the board holds every tile of a set of tiles:
+/// `16384,16384+8192` makes three stages, boards without a 16384, boards with one, and boards
+/// with a 16384 and an 8192 (Yeh et al.'s split for reaching 32768). When several sets match,
+/// the last one listed decides.
 ///
 /// ```
 /// use game2048::Board;
