@@ -327,6 +327,16 @@ struct Features {
     indices: [u32; 8 * MAX_TUPLES],
 }
 
+/// The greedy move of [`NTupleNetwork::best_choice`].
+struct Choice {
+    direction: Direction,
+    after: Board,
+    reward: u32,
+    /// The afterstate's value to come.
+    value: f32,
+    features: Features,
+}
+
 /// The most runs of neighbouring cells a tuple has.
 const MAX_RUNS: usize = 3;
 
@@ -541,25 +551,26 @@ impl NTupleNetwork {
         v
     }
 
-    /// Calls `visit` with the table and weight index of every weight of `board`'s value.
-    fn weights_of(&self, board: Board, mut visit: impl FnMut(usize, usize)) {
-        let features = self.features(board);
+    /// Calls `visit` with the table and weight index of every weight these features sum.
+    fn weights_of(features: &Features, mut visit: impl FnMut(usize, usize)) {
         let first = MAX_TUPLES * features.stage;
-        for (k, i) in features.indices.into_iter().enumerate() {
+        for (k, &i) in features.indices.iter().enumerate() {
             visit(first + k % MAX_TUPLES, i as usize);
         }
     }
 
-    /// Adds `delta` spread over the weights that make up `board`'s value.
-    fn update(&self, board: Board, delta: f32) {
-        self.weights_of(board, |t, i| add(&self.weights[t][i], delta));
+    /// Adds `delta` spread over the weights that make up the value of a board with these
+    /// features.
+    fn update(&self, features: &Features, delta: f32) {
+        Self::weights_of(features, |t, i| add(&self.weights[t][i], delta));
     }
 
-    /// Temporal coherence's update of the weights of `board` for the error `error`: each weight
-    /// moves by `step · |E| / A · error` and then adds `error` to `E` and its size to `A`.
-    fn update_coherent(&self, board: Board, step: f32, error: f32) {
+    /// Temporal coherence's update of the weights these features sum for the error `error`:
+    /// each weight moves by `step · |E| / A · error` and then adds `error` to `E` and its size
+    /// to `A`.
+    fn update_coherent(&self, features: &Features, step: f32, error: f32) {
         let coherence = self.coherence();
-        self.weights_of(board, |t, i| {
+        Self::weights_of(features, |t, i| {
             let cell = &coherence.sums[t][i];
             let sums = cell.load(Ordering::Relaxed);
             let (sum, size) = (f32::from_bits(sums as u32), f32::from_bits((sums >> 32) as u32));
@@ -573,24 +584,26 @@ impl NTupleNetwork {
     /// The greedy move on `board` and its afterstate, by merge score plus the afterstate's
     /// value; `None` when no move is left.
     pub fn best_move(&self, board: Board) -> Option<(Direction, Board, u32)> {
-        self.best_valued_move(board).map(|(d, after, reward, _)| (d, after, reward))
+        self.best_choice(board).map(|c| (c.direction, c.after, c.reward))
     }
 
-    /// [`NTupleNetwork::best_move`] with the afterstate's value.
-    fn best_valued_move(&self, board: Board) -> Option<(Direction, Board, u32, f32)> {
+    /// [`NTupleNetwork::best_move`] with the afterstate's value and features (training updates
+    /// the afterstate's weights a move later, and need not work its indices out again).
+    fn best_choice(&self, board: Board) -> Option<Choice> {
         // Every afterstate's indices first, then their weights: the reads of all four moves
-        // are under way together (see `indices`).
+        // are under way together (see `features`).
         let slides =
             Direction::ALL.map(|d| board.play(d).map(|slide| (d, slide, self.features(slide.board))));
-        let mut best: Option<(Direction, Board, u32, f32, f64)> = None;
-        for (d, slide, features) in slides.into_iter().flatten() {
+        let mut best: Option<(Choice, f64)> = None;
+        for (direction, slide, features) in slides.into_iter().flatten() {
             let value = self.value_at(&features);
             let v = f64::from(slide.score) + f64::from(value);
-            if best.is_none_or(|(.., b)| v > b) {
-                best = Some((d, slide.board, slide.score, value, v));
+            if best.as_ref().is_none_or(|(_, b)| v > *b) {
+                let choice = Choice { direction, after: slide.board, reward: slide.score, value, features };
+                best = Some((choice, v));
             }
         }
-        best.map(|(d, after, reward, value, _)| (d, after, reward, value))
+        best.map(|(choice, _)| choice)
     }
 
     /// Trains the network by self-play (see the [module documentation](self)). `progress` is
@@ -648,30 +661,35 @@ impl NTupleNetwork {
         let mut board = restart.unwrap_or_else(|| rules.new_board(&mut rng));
         // A fresh game offers its board to the pool when the tile first appears.
         let mut keep = restart.is_none() && restarts.active();
-        let mut previous: Option<Board> = None;
+        // The last afterstate's features: its weights learn once the next move is known.
+        let mut previous: Option<Features> = None;
         let mut score = 0u64;
         let mut moves = 0u64;
         let alpha = config.learning_rate / (self.shape.tuples().len() * 8) as f32;
-        let learn = |prev: Board, error: f32| match config.rule {
-            LearningRule::Td => self.update(prev, alpha * error),
-            LearningRule::Coherence => self.update_coherent(prev, alpha, error),
+        // The value is read again at the update: the updates since the move was chosen may
+        // have moved weights it shares.
+        let learn = |prev: &Features, target: f32| {
+            let error = target - self.value_at(prev);
+            match config.rule {
+                LearningRule::Td => self.update(prev, alpha * error),
+                LearningRule::Coherence => self.update_coherent(prev, alpha, error),
+            }
         };
-        while let Some((_, after, reward, value)) = self.best_valued_move(board) {
-            if let Some(prev) = previous {
-                let target = reward as f32 + value;
-                learn(prev, target - self.value_to_come(prev));
+        while let Some(Choice { after, reward, value, features, .. }) = self.best_choice(board) {
+            if let Some(prev) = &previous {
+                learn(prev, reward as f32 + value);
             }
             score += u64::from(reward);
             moves += 1;
-            previous = Some(after);
+            previous = Some(features);
             board = rules.spawn(after, &mut rng).expect("a move leaves an empty cell");
             if keep && board.max_tile() >= restarts.tile {
                 self.pool().offer(board, restarts.capacity);
                 keep = false;
             }
         }
-        if let Some(prev) = previous {
-            learn(prev, -self.value_to_come(prev));
+        if let Some(prev) = &previous {
+            learn(prev, 0.0);
         }
         self.games.fetch_add(1, Ordering::Relaxed);
         TrainedGame { number, score, moves, max_tile: board.max_tile(), restarted: restart.is_some() }
@@ -980,7 +998,7 @@ mod tests {
         }
         // A symmetric value: every symmetry of a board has the same value.
         let network = NTupleNetwork::new(Shape::Small);
-        network.update(board, 1.0);
+        network.update(&network.features(board), 1.0);
         let v = network.value(board);
         for sym in syms {
             assert_eq!(network.value(Board::from_raw(sym)), v);
