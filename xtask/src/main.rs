@@ -331,6 +331,11 @@ enum Task {
         /// keeps its stages (asking for others is an error).
         #[arg(long, value_parser = parse_stages)]
         stages: Option<game2048::ntuple::Stages>,
+        /// When a network is split into stages: the later stages start with no temporal
+        /// coherence sums (fresh: every weight at the full rate) or with the first stage's
+        /// (carried).
+        #[arg(long, default_value = "fresh", value_parser = parse_step_sizes)]
+        stage_step_sizes: game2048::ntuple::StepSizes,
         /// The seed of the spawns.
         #[arg(long, default_value_t = 2048)]
         seed: u64,
@@ -350,6 +355,10 @@ enum Task {
 }
 
 fn parse_shape(text: &str) -> Result<game2048::ntuple::Shape, String> {
+    text.parse().map_err(|e: game2048::ntuple::NTupleError| e.to_string())
+}
+
+fn parse_step_sizes(text: &str) -> Result<game2048::ntuple::StepSizes, String> {
     text.parse().map_err(|e: game2048::ntuple::NTupleError| e.to_string())
 }
 
@@ -663,6 +672,7 @@ fn main() -> ExitCode {
             restart_tile,
             restart_share,
             stages,
+            stage_step_sizes,
             seed,
             threads,
             out,
@@ -686,6 +696,7 @@ fn main() -> ExitCode {
                     _ => game2048::ntuple::Restarts::NONE,
                 },
                 stages,
+                stage_step_sizes,
                 seed,
                 threads,
                 out,

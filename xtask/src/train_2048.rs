@@ -20,7 +20,7 @@ use std::io::Write as _;
 use std::path::PathBuf;
 
 use game2048::ntuple::{
-    LearningRule, NTupleNetwork, REPORTED_TILES, Restarts, Shape, Stages, TrainConfig, TrainReport,
+    LearningRule, NTupleNetwork, REPORTED_TILES, Restarts, Shape, Stages, StepSizes, TrainConfig, TrainReport,
 };
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -41,6 +41,8 @@ pub struct TrainOptions {
     /// The stages of a new network, or those to split a resumed one-stage network into
     /// (`None`: one stage, or the resumed network's).
     pub stages: Option<Stages>,
+    /// Where the later stages' step sizes start when a network is split.
+    pub stage_step_sizes: StepSizes,
     /// The spawns' seed.
     pub seed: u64,
     /// Threads playing at once.
@@ -112,7 +114,9 @@ pub fn run(options: &TrainOptions) -> Result<Vec<CurvePoint>, String> {
         match &options.stages {
             Some(stages) if stages != network.stages() => {
                 eprintln!("splitting it into stages {stages}");
-                network.into_stages(stages.clone()).map_err(|e| format!("{}: {e}", options.out.display()))?
+                network
+                    .into_stages(stages.clone(), options.stage_step_sizes)
+                    .map_err(|e| format!("{}: {e}", options.out.display()))?
             }
             _ => network,
         }
@@ -194,6 +198,7 @@ mod tests {
             learning_rate: 0.1,
             restarts: Restarts::NONE,
             stages: None,
+            stage_step_sizes: StepSizes::Fresh,
             seed: 3,
             threads: 1,
             out: out.clone(),

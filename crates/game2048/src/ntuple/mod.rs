@@ -147,6 +147,9 @@ pub enum NTupleError {
     /// A learning rule that is neither `td` nor `tc`.
     #[error("unknown learning rule {0:?} (expected td or tc)")]
     UnknownRule(String),
+    /// A choice of step sizes that is neither `fresh` nor `carried`.
+    #[error("unknown step sizes {0:?} (expected fresh or carried)")]
+    UnknownStepSizes(String),
     /// Stages that do not parse (see [`Stages`]).
     #[error(
         "bad stages {text:?}: {reason} (expected sets of tiles joined by + and separated by commas, as 16384,16384+8192)"
@@ -226,6 +229,31 @@ impl Starts {
             self.boards[slot] = board;
         }
         self.offered += 1;
+    }
+}
+
+/// Where the later stages' step sizes start when [`NTupleNetwork::into_stages`] splits a network
+/// trained by temporal coherence ([`LearningRule::Coherence`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum StepSizes {
+    /// With no sums: every weight of a later stage moves at the full rate at first, free to
+    /// move away from the weight it starts from.
+    #[default]
+    Fresh,
+    /// With the first stage's sums: a weight that had settled stays settled until its errors
+    /// in the new stage agree in sign again.
+    Carried,
+}
+
+impl std::str::FromStr for StepSizes {
+    type Err = NTupleError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text {
+            "fresh" => Ok(StepSizes::Fresh),
+            "carried" => Ok(StepSizes::Carried),
+            other => Err(NTupleError::UnknownStepSizes(other.to_string())),
+        }
     }
 }
 
@@ -439,27 +467,26 @@ impl NTupleNetwork {
 
     /// This one-stage network split into `stages`, each stage starting from its weights
     /// (Jaśkowski's weight promotion: a new stage starts from what the network knows, not from
-    /// zero). Temporal coherence's sums go to the first stage only: the later stages start
-    /// with the full step size, free to move away from the weights they start from. Games
-    /// trained and the restart pool go with it. A network that already has `stages` comes back
-    /// as it is.
+    /// zero). Temporal coherence's sums stay with the first stage; the later stages start
+    /// with them too or with none ([`StepSizes`]). Games trained and the restart pool go with
+    /// it. A network that already has `stages` comes back as it is.
     ///
     /// # Errors
     /// [`NTupleError::StagesDiffer`] if the network already has other stages.
     ///
     /// ```
-    /// use game2048::ntuple::{NTupleNetwork, Shape, TrainConfig};
+    /// use game2048::ntuple::{NTupleNetwork, Shape, StepSizes, TrainConfig};
     /// use game2048::Board;
     ///
     /// let network = NTupleNetwork::new(Shape::Small);
     /// network.train(&TrainConfig { games: 20, ..TrainConfig::default() }, |_| {});
     /// let board: Board = "2048 4 2 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap();
     /// let before = network.value_to_come(board);
-    /// let staged = network.into_stages("2048".parse().unwrap()).unwrap();
+    /// let staged = network.into_stages("2048".parse().unwrap(), StepSizes::Fresh).unwrap();
     /// assert_eq!(staged.value_to_come(board), before);
-    /// assert!(staged.into_stages("4096".parse().unwrap()).is_err());
+    /// assert!(staged.into_stages("4096".parse().unwrap(), StepSizes::Fresh).is_err());
     /// ```
-    pub fn into_stages(self, stages: Stages) -> Result<NTupleNetwork, NTupleError> {
+    pub fn into_stages(self, stages: Stages, step_sizes: StepSizes) -> Result<NTupleNetwork, NTupleError> {
         if self.stages == stages {
             return Ok(self);
         }
@@ -471,8 +498,13 @@ impl NTupleNetwork {
             copy_table(&self.weights[i % MAX_TUPLES], table);
         }
         if let Some(coherence) = self.coherence.get() {
-            for (from, to) in coherence.sums.iter().zip(&staged.coherence().sums) {
-                for (a, b) in from.iter().zip(to.iter()) {
+            let stages = match step_sizes {
+                StepSizes::Fresh => 1,
+                StepSizes::Carried => staged.stages.count(),
+            };
+            let to = &staged.coherence().sums[..MAX_TUPLES * stages];
+            for (i, table) in to.iter().enumerate() {
+                for (a, b) in coherence.sums[i % MAX_TUPLES].iter().zip(table.iter()) {
                     b.store(a.load(Ordering::Relaxed), Ordering::Relaxed);
                 }
             }
@@ -1143,7 +1175,17 @@ mod tests {
         let low: Board = "2 4 8 16/0 2 4 8/0 0 2 4/0 0 0 2".parse().unwrap();
         let values: Vec<f32> = boards.iter().chain([&low]).map(|&b| one.value_to_come(b)).collect();
         let pool = one.restart_pool();
-        let staged = one.into_stages("256".parse().unwrap()).unwrap();
+        // Split twice, once with the sums carried to the second stage.
+        let carried = NTupleNetwork::new(Shape::Small);
+        carried.train(&TrainConfig { games: 100, ..config }, |_| {});
+        let carried = carried.into_stages("256".parse().unwrap(), StepSizes::Carried).unwrap();
+        let sums = &carried.coherence().sums;
+        for t in 0..MAX_TUPLES {
+            let same = sums[t].iter().zip(sums[MAX_TUPLES + t].iter());
+            assert!(same.clone().all(|(a, b)| a.load(Ordering::Relaxed) == b.load(Ordering::Relaxed)));
+        }
+        assert!("carried".parse::<StepSizes>().is_ok() && "both".parse::<StepSizes>().is_err());
+        let staged = one.into_stages("256".parse().unwrap(), StepSizes::Fresh).unwrap();
         assert_eq!(staged.stages().count(), 2);
         assert_eq!(staged.games_trained(), 100);
         assert_eq!(staged.restart_pool(), pool);
@@ -1185,9 +1227,17 @@ mod tests {
         };
         assert!(changed(0) && changed(1), "both stages learn");
         // Another split of a staged network is refused; the same one is a no-op.
-        let err = NTupleNetwork::load(&path).unwrap().into_stages("512".parse().unwrap()).unwrap_err();
+        let err = NTupleNetwork::load(&path)
+            .unwrap()
+            .into_stages("512".parse().unwrap(), StepSizes::Fresh)
+            .unwrap_err();
         assert!(err.to_string().contains("has stages 256, not 512"), "{err}");
-        assert!(NTupleNetwork::load(&path).unwrap().into_stages("256".parse().unwrap()).is_ok());
+        assert!(
+            NTupleNetwork::load(&path)
+                .unwrap()
+                .into_stages("256".parse().unwrap(), StepSizes::Carried)
+                .is_ok()
+        );
         // A cut stage header and impossible stages are refused.
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..18]).unwrap();
