@@ -100,9 +100,15 @@ enum Task {
         #[arg(long, value_name = "K/N")]
         shard: Option<Shard>,
         /// An n-tuple network (from `cargo xtask train-2048`): adds 2048 rows that play to the
-        /// end with it, one ply, a shallow strong search and a deeper one.
+        /// end with it, one ply, a shallow strong search (with and without tile downgrading)
+        /// and a deeper one.
         #[arg(long, value_name = "FILE")]
         network: Option<PathBuf>,
+        /// The tile downgrade of the `ntuple-strong-dg` row: FROM[,FLOOR[,SCALE]], boards with
+        /// a FROM tile and a missing tile from FLOOR up valued as the board with the tiles
+        /// above that gap halved, their points to come times SCALE.
+        #[arg(long, value_name = "FROM[,FLOOR[,SCALE]]", default_value = "16384,256,2")]
+        downgrade: game2048::ntuple::Downgrade,
         /// Run only the rows whose id contains one of these words (e.g. `--rows ntuple,greedy`).
         #[arg(long, value_delimiter = ',', value_name = "WORD,...")]
         rows: Vec<String>,
@@ -511,7 +517,7 @@ fn report_task(dirs: &[PathBuf], out: Option<PathBuf>) -> Result<(), String> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.task {
-        Task::Eval { game, tier, games, seed, jobs, out, quick, shard, network, rows } => {
+        Task::Eval { game, tier, games, seed, jobs, out, quick, shard, network, downgrade, rows } => {
             if games == Some(0) {
                 eprintln!("error: --games must be at least 1");
                 return ExitCode::from(2);
@@ -544,6 +550,7 @@ fn main() -> ExitCode {
                 quick,
                 shard: shard.unwrap_or(Shard::ALL),
                 network,
+                downgrade,
                 rows,
             })
         }

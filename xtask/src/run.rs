@@ -83,6 +83,8 @@ pub struct EvalOptions {
     pub shard: Shard,
     /// An n-tuple network file: adds the 2048 rows that play with it.
     pub network: Option<PathBuf>,
+    /// The tile downgrade of the n-tuple row that downgrades (`ntuple-strong-dg`).
+    pub downgrade: game2048::ntuple::Downgrade,
     /// Run only the rows whose id contains one of these (all rows when empty).
     pub rows: Vec<String>,
 }
@@ -139,10 +141,10 @@ pub fn plan(options: &EvalOptions) -> Result<Vec<Row>, EvalError> {
         crate::tiers::g2048::load_network(path).map_err(EvalError::Network)?;
     }
     let rows = match options.game {
-        GameChoice::G2048 => rows_2048(options.quick, network),
+        GameChoice::G2048 => rows_2048(options.quick, network, options.downgrade),
         GameChoice::Domino => rows_domino(options.quick),
         GameChoice::Hex => rows_hex(options.quick),
-        GameChoice::All => rows_2048(options.quick, network)
+        GameChoice::All => rows_2048(options.quick, network, options.downgrade)
             .into_iter()
             .chain(rows_domino(options.quick))
             .chain(rows_hex(options.quick))
@@ -295,6 +297,7 @@ mod tests {
             quick: true,
             shard: Shard::ALL,
             network: None,
+            downgrade: game2048::ntuple::Downgrade::default(),
             rows: Vec::new(),
         }
     }

@@ -99,6 +99,17 @@ fn a_trained_network_plays_and_a_bad_file_is_refused() {
     let out = g2048(&["play", "--agent", "greedy", "--network", file, "--seed", "2", "--max-moves", "50"]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains(&format!("--network {file}")), "{}", stdout(&out));
+    let args = ["play", "--agent", "strong", "--cprob", "0.05", "--max-depth", "2", "--network", file];
+    let out = g2048(&[&args[..], &["--downgrade", "8192,512", "--seed", "2", "--max-moves", "30"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("--downgrade 8192,512,2"), "{}", stdout(&out));
+    // A bad downgrade, or one without a network, is a usage error.
+    let out = g2048(&[&args[..], &["--downgrade", "8192,300"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("300 is not a tile"), "{}", stderr(&out));
+    let out = g2048(&["play", "--agent", "strong", "--downgrade", "16384"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--network"), "{}", stderr(&out));
 
     std::fs::write(&path, b"garbage").unwrap();
     let out = g2048(&["best-move", "--board", "2 0 0 4/0 0 0 0/0 8 0 0/0 0 0 2", "--network", file]);

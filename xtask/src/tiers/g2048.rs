@@ -10,7 +10,7 @@ use game2048::agents::{
     Agent, Greedy, RandomAgent, SeedConfig, SeedExpectimax, SeedMinimax, Strong, StrongConfig,
 };
 use game2048::heuristics::{LineTable, SeedHeuristic};
-use game2048::ntuple::NTupleNetwork;
+use game2048::ntuple::{Downgrade, Downgrading, NTupleNetwork};
 use game2048::play::{GameRecord, play_game};
 
 use super::{Row, RowSpec};
@@ -47,8 +47,9 @@ pub enum Player2048 {
     Strong { cprob: f64, max_depth: u32 },
     /// One ply with an n-tuple network (a file of `cargo xtask train-2048`).
     NTupleGreedy { network: PathBuf },
-    /// The strong expectimax with an n-tuple network, on one thread.
-    NTupleStrong { network: PathBuf, cprob: f64, max_depth: u32 },
+    /// The strong expectimax with an n-tuple network, on one thread, valuing boards through a
+    /// tile downgrade when one is given.
+    NTupleStrong { network: PathBuf, cprob: f64, max_depth: u32, downgrade: Option<Downgrade> },
 }
 
 /// One row of the 2048 evaluation: a player and the game's stopping rules.
@@ -85,8 +86,12 @@ impl Player2048 {
                 Box::new(Strong::new(strong_config(cprob, max_depth), LineTable::default()))
             }
             Player2048::NTupleGreedy { network: ref path } => Box::new(Greedy::new(network(path))),
-            Player2048::NTupleStrong { network: ref path, cprob, max_depth } => {
+            Player2048::NTupleStrong { network: ref path, cprob, max_depth, downgrade: None } => {
                 Box::new(Strong::new(strong_config(cprob, max_depth), network(path)))
+            }
+            Player2048::NTupleStrong { network: ref path, cprob, max_depth, downgrade: Some(downgrade) } => {
+                let heuristic = Downgrading::new(network(path), downgrade);
+                Box::new(Strong::new(strong_config(cprob, max_depth), heuristic))
             }
         }
     }
@@ -139,10 +144,16 @@ impl Player2048 {
                 format!("--agent strong --cprob {cprob} --max-depth {max_depth} --threads 1")
             }
             Player2048::NTupleGreedy { network } => format!("--agent greedy --network {}", network.display()),
-            Player2048::NTupleStrong { network, cprob, max_depth } => format!(
-                "--agent strong --network {} --cprob {cprob} --max-depth {max_depth} --threads 1",
-                network.display()
-            ),
+            Player2048::NTupleStrong { network, cprob, max_depth, downgrade } => {
+                let mut flags = format!(
+                    "--agent strong --network {} --cprob {cprob} --max-depth {max_depth} --threads 1",
+                    network.display()
+                );
+                if let Some(downgrade) = downgrade {
+                    flags += &format!(" --downgrade {downgrade}");
+                }
+                flags
+            }
         }
     }
 }
@@ -196,6 +207,9 @@ impl Row2048 {
             }
             _ => {}
         }
+        if let Player2048::NTupleStrong { downgrade: Some(downgrade), .. } = self.player {
+            settings.insert("downgrade".into(), downgrade.to_string());
+        }
         settings
     }
 
@@ -229,15 +243,23 @@ pub const STRONG: Player2048 = Player2048::Strong { cprob: 1e-4, max_depth: 12 }
 
 /// The players over an n-tuple network that the evaluation's rows and `bench-2048 --games`
 /// play, with their names: one ply (`ntuple-greedy`), the strong search at a shallow setting
-/// (`ntuple-strong`: cut-off 0.01, at most 3 moves deep) and a deeper one (`ntuple-deep`:
+/// (`ntuple-strong`: cut-off 0.01, at most 3 moves deep), the same valuing boards through
+/// `downgrade` (`ntuple-strong-dg`, see [`Downgrade`]) and a deeper one (`ntuple-deep`:
 /// cut-off 0.001, at most 4). At cut-off 0.01 the probabilities stop the search after about
 /// three moves whatever the depth cap, so the deeper one lowers the cut-off too.
-pub fn ntuple_players(network: &Path) -> [(&'static str, Player2048); 3] {
+pub fn ntuple_players(network: &Path, downgrade: Downgrade) -> [(&'static str, Player2048); 4] {
     let network = network.to_path_buf();
+    let strong = |cprob, max_depth, downgrade| Player2048::NTupleStrong {
+        network: network.clone(),
+        cprob,
+        max_depth,
+        downgrade,
+    };
     [
         ("ntuple-greedy", Player2048::NTupleGreedy { network: network.clone() }),
-        ("ntuple-strong", Player2048::NTupleStrong { network: network.clone(), cprob: 0.01, max_depth: 3 }),
-        ("ntuple-deep", Player2048::NTupleStrong { network, cprob: 0.001, max_depth: 4 }),
+        ("ntuple-strong", strong(0.01, 3, None)),
+        ("ntuple-strong-dg", strong(0.01, 3, Some(downgrade))),
+        ("ntuple-deep", strong(0.001, 4, None)),
     ]
 }
 
@@ -245,13 +267,14 @@ pub fn ntuple_players(network: &Path) -> [(&'static str, Player2048); 3] {
 /// agents at depth 4; expectimax at 5 and minimax at 6), then rows beyond the seed (baselines,
 /// the strong agent to 2048, and the strong agent playing on to the end).
 ///
-/// With `network` (a file of `cargo xtask train-2048`), three more rows play on to the end with
-/// it: one ply (`ntuple-greedy-play-on`), and the strong search at a shallow setting
-/// (`ntuple-strong-play-on`: cut-off 0.01, at most 3 moves deep) and a deeper one
-/// (`ntuple-deep-play-on`: cut-off 0.001, at most 4).
+/// With `network` (a file of `cargo xtask train-2048`), four more rows play on to the end with
+/// it: one ply (`ntuple-greedy-play-on`), the strong search at a shallow setting
+/// (`ntuple-strong-play-on`: cut-off 0.01, at most 3 moves deep), the same through `downgrade`
+/// (`ntuple-strong-dg-play-on`) and a deeper one (`ntuple-deep-play-on`: cut-off 0.001, at
+/// most 4).
 ///
 /// `quick` keeps every row but plays at reduced depth, and the play-on rows stop after 300 moves.
-pub fn rows_2048(quick: bool, network: Option<&Path>) -> Vec<Row> {
+pub fn rows_2048(quick: bool, network: Option<&Path>, downgrade: Downgrade) -> Vec<Row> {
     let (d4, d5, d6) = if quick { (2, 3, 4) } else { (4, 5, 6) };
     let games = |n: u64| if quick { 2 } else { n };
     let prefix = if quick { "quick-" } else { "" };
@@ -304,11 +327,11 @@ pub fn rows_2048(quick: bool, network: Option<&Path>) -> Vec<Row> {
     let fast = if quick { Player2048::Strong { cprob: 0.05, max_depth: 3 } } else { STRONG_FAST };
     rows.push(row(3, format!("{prefix}strong-fast-play-on"), games(10), fast, None));
     if let Some(path) = network {
-        for ((name, player), n) in ntuple_players(path).into_iter().zip([100, 50, 50]) {
+        for ((name, player), n) in ntuple_players(path, downgrade).into_iter().zip([100, 50, 50, 50]) {
             // The deep row is about a tenth of the shallow one's speed: --quick plays it shallow.
             let player = match player {
-                Player2048::NTupleStrong { network, cprob: 0.001, .. } if quick => {
-                    Player2048::NTupleStrong { network, cprob: 0.05, max_depth: 3 }
+                Player2048::NTupleStrong { network, cprob: 0.001, downgrade, .. } if quick => {
+                    Player2048::NTupleStrong { network, cprob: 0.05, max_depth: 3, downgrade }
                 }
                 player => player,
             };
@@ -368,24 +391,24 @@ mod tests {
     #[test]
     fn row_ids_are_unique_and_published_rows_exist() {
         for quick in [false, true] {
-            let rows = rows_2048(quick, None);
+            let rows = rows_2048(quick, None, Downgrade::default());
             let mut ids: Vec<&str> = rows.iter().map(|r| r.id.as_str()).collect();
             ids.sort_unstable();
             ids.dedup();
             assert_eq!(ids.len(), rows.len());
         }
-        let rows = rows_2048(false, None);
+        let rows = rows_2048(false, None, Downgrade::default());
         for id in ["minimax-d4-mixed", "minimax-d4", "expectimax-d4", "expectimax-d5", "minimax-d6"] {
             assert!(rows.iter().any(|r| r.id == id), "{id}");
             assert!(published_2048(id).is_some());
         }
         assert_eq!(rows.iter().filter(|r| r.tier == 1).count(), 10);
-        assert!(rows_2048(true, None).iter().all(|r| published_2048(&r.id).is_none()));
+        assert!(rows_2048(true, None, Downgrade::default()).iter().all(|r| published_2048(&r.id).is_none()));
     }
 
     #[test]
     fn a_row_replays_from_its_command() {
-        let row = &rows_2048(true, None)[0];
+        let row = &rows_2048(true, None, Downgrade::default())[0];
         let line = row.run(0, 42);
         let seed = game_seed(42, 0);
         assert_eq!(line.seed, seed);
@@ -395,7 +418,7 @@ mod tests {
     }
 
     #[test]
-    fn a_network_adds_three_play_on_rows_that_replay_with_it() {
+    fn a_network_adds_four_play_on_rows_that_replay_with_it() {
         use game2048::ntuple::{Shape, TrainConfig};
         let dir = std::env::temp_dir().join(format!("tiers-network-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -404,11 +427,18 @@ mod tests {
         network.train(&TrainConfig { games: 10, ..TrainConfig::default() }, |_| {});
         network.save(&path).unwrap();
 
-        let plain = rows_2048(true, None).len();
-        let rows = rows_2048(true, Some(&path));
-        assert_eq!(rows.len(), plain + 3);
+        let plain = rows_2048(true, None, Downgrade::default()).len();
+        let downgrade: Downgrade = "8192,512,1.5".parse().unwrap();
+        let rows = rows_2048(true, Some(&path), downgrade);
+        assert_eq!(rows.len(), plain + 4);
         let ntuple: Vec<&Row> = rows.iter().filter(|r| r.id.contains("ntuple")).collect();
-        assert_eq!(ntuple.len(), 3);
+        assert_eq!(ntuple.len(), 4);
+        let dg =
+            ntuple.iter().find(|r| r.id == "quick-ntuple-strong-dg-play-on").expect("the downgrading row");
+        let line = dg.run(0, 5);
+        assert!(line.replay.contains("--downgrade 8192,512,1.5"), "{}", line.replay);
+        assert_eq!(line.settings.get("downgrade").map(String::as_str), Some("8192,512,1.5"));
+        assert!(ntuple.iter().filter(|r| r.id != dg.id).all(|r| !r.run(0, 5).replay.contains("--downgrade")));
         for row in ntuple {
             let RowSpec::G2048(spec) = &row.spec else { panic!("a 2048 row") };
             assert_eq!((spec.stop_at, spec.max_moves), (None, Some(300)));

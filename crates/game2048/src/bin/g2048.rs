@@ -101,6 +101,10 @@ struct AgentArgs {
     /// --heuristic. Its values are of afterstates, which is what greedy and strong value.
     #[arg(long, value_name = "FILE", conflicts_with = "heuristic")]
     network: Option<std::path::PathBuf>,
+    /// With --network: value boards with a large tile through a tile downgrade,
+    /// FROM[,FLOOR[,SCALE]] (e.g. 16384,256,2; see `game2048::ntuple::Downgrade`).
+    #[arg(long, value_name = "FROM[,FLOOR[,SCALE]]", requires = "network")]
+    downgrade: Option<game2048::ntuple::Downgrade>,
     /// Search depth of the seed agents (default 4 for minimax, 5 for expectimax, the seed's).
     #[arg(long)]
     depth: Option<u32>,
@@ -129,7 +133,10 @@ fn heuristic(args: &AgentArgs) -> Result<Box<dyn Heuristic>, Failure> {
     if let Some(path) = &args.network {
         let network =
             game2048::ntuple::NTupleNetwork::load(path).map_err(|e| Failure::Refused(e.to_string()))?;
-        return Ok(Box::new(network));
+        return Ok(match args.downgrade {
+            Some(downgrade) => Box::new(game2048::ntuple::Downgrading::new(Box::new(network), downgrade)),
+            None => Box::new(network),
+        });
     }
     let seed_agent = matches!(args.agent, AgentKind::Minimax | AgentKind::Expectimax);
     let name = args.heuristic.as_deref().unwrap_or(if seed_agent { "max-sq-coef-sum" } else { "line-table" });
@@ -238,6 +245,9 @@ fn replay_flags(args: &AgentArgs) -> String {
     }
     if let Some(network) = &args.network {
         flags += &format!(" --network {}", network.display());
+        if let Some(downgrade) = args.downgrade {
+            flags += &format!(" --downgrade {downgrade}");
+        }
     }
     if let Some(d) = args.depth {
         flags += &format!(" --depth {d}");

@@ -59,8 +59,10 @@ use crate::board::{Board, Direction};
 use crate::evaluation::Heuristic;
 use crate::rules::Rules;
 
+mod downgrade;
 mod stages;
 
+pub use downgrade::{Downgrade, Downgrading};
 pub use stages::{MAX_STAGES, Stages};
 
 /// Which tuples a network has.
@@ -160,6 +162,9 @@ pub enum NTupleError {
         /// What is wrong with it.
         reason: String,
     },
+    /// A tile-downgrading setting that does not parse or makes no sense (see [`Downgrade`]).
+    #[error("bad downgrade setting: {0} (expected FROM[,FLOOR[,SCALE]], as 16384,256,2)")]
+    BadDowngrade(String),
     /// A network already split into stages was asked for other stages
     /// ([`NTupleNetwork::into_stages`] splits only a one-stage network).
     #[error("the network has stages {has}, not {asked}")]
