@@ -128,6 +128,7 @@ pub use horizon::{
 pub use limits::{CLOCK_INTERVAL, Clock, Limits, WallClock};
 pub use narrowed::{MovePicker, Narrowed};
 pub use ordering::MoveOrdering;
+pub use prefetch::prefetch;
 pub use stats::SearchStats;
 pub use table::{Bound, Entry, NoTable, TableAccess, TranspositionTable};
 pub use value::Value;

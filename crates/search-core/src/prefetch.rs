@@ -8,9 +8,17 @@
 /// Asks the processor to bring the cache line holding `value` into the nearest cache.
 ///
 /// A hint only: it never faults, changes no value and may be ignored. On targets without a
-/// prefetch instruction it does nothing.
+/// prefetch instruction it does nothing. Games use it too, for their own tables (the 2048
+/// n-tuple training prefetches the weights it will update a move later).
+///
+/// ```
+/// let table = vec![0u64; 1 << 20];
+/// // The slot the next step will read: its line is loading while this step works.
+/// search_core::prefetch(&table[12_345]);
+/// assert_eq!(table[12_345], 0);
+/// ```
 #[inline(always)]
-pub(crate) fn prefetch<T>(value: &T) {
+pub fn prefetch<T>(value: &T) {
     #[cfg(target_arch = "x86_64")]
     // SAFETY: `_mm_prefetch` only needs SSE, which every x86_64 processor has (it is part of
     // the target's baseline), and a prefetch of any address, valid or not, never faults; here

@@ -355,19 +355,25 @@ pub struct NTupleNetwork {
 }
 
 /// What [`NTupleNetwork::features`] finds on a board.
+#[derive(Clone, Copy)]
 struct Features {
     stage: usize,
     indices: [u32; 8 * MAX_TUPLES],
 }
 
-/// The greedy move of [`NTupleNetwork::best_choice`].
+impl Features {
+    const EMPTY: Features = Features { stage: 0, indices: [0; 8 * MAX_TUPLES] };
+}
+
+/// The greedy move of [`NTupleNetwork::best_choice`]; its afterstate's features are in the
+/// caller's scratch at `slot`.
 struct Choice {
     direction: Direction,
     after: Board,
     reward: u32,
     /// The afterstate's value to come.
     value: f32,
-    features: Features,
+    slot: usize,
 }
 
 /// The most runs of neighbouring cells a tuple has.
@@ -569,13 +575,23 @@ impl NTupleNetwork {
     /// than the caches, so nearly every read misses; read in a short loop of their own, the 32
     /// misses are all under way at once instead of a few at a time between index computations.
     fn features(&self, board: Board) -> Features {
-        let mut indices = [0u32; 8 * MAX_TUPLES];
+        let mut features = Features::EMPTY;
+        self.features_into(board, &mut features);
+        features
+    }
+
+    /// [`Self::features`] written in place (training keeps four sets a move and copies none).
+    #[inline]
+    fn features_into(&self, board: Board, features: &mut Features) {
+        features.stage = self.stages.of(board);
+        let tables = &self.weights[MAX_TUPLES * features.stage..][..MAX_TUPLES];
         for (s, sym) in symmetries(board).into_iter().enumerate() {
             for (t, runs) in self.runs.iter().enumerate() {
-                indices[MAX_TUPLES * s + t] = runs.iter().fold(0, |acc, run| acc | run.gather(sym));
+                let index = runs.iter().fold(0, |acc, run| acc | run.gather(sym));
+                features.indices[MAX_TUPLES * s + t] = index;
+                search_core::prefetch(&tables[t][index as usize]);
             }
         }
-        Features { stage: self.stages.of(board), indices }
     }
 
     /// The value of the board whose [`Self::features`] these are.
@@ -602,6 +618,13 @@ impl NTupleNetwork {
         Self::weights_of(features, |t, i| add(&self.weights[t][i], delta));
     }
 
+    /// Asks the processor to bring the temporal-coherence sums of these features' weights
+    /// into the cache.
+    fn prefetch_coherence(&self, features: &Features) {
+        let coherence = self.coherence();
+        Self::weights_of(features, |t, i| search_core::prefetch(&coherence.sums[t][i]));
+    }
+
     /// Temporal coherence's update of the weights these features sum for the error `error`:
     /// each weight moves by `step · |E| / A · error` and then adds `error` to `E` and its size
     /// to `A`.
@@ -621,23 +644,29 @@ impl NTupleNetwork {
     /// The greedy move on `board` and its afterstate, by merge score plus the afterstate's
     /// value; `None` when no move is left.
     pub fn best_move(&self, board: Board) -> Option<(Direction, Board, u32)> {
-        self.best_choice(board).map(|c| (c.direction, c.after, c.reward))
+        let mut scratch = [Features::EMPTY; 4];
+        self.best_choice(board, &mut scratch).map(|c| (c.direction, c.after, c.reward))
     }
 
-    /// [`NTupleNetwork::best_move`] with the afterstate's value and features (training updates
-    /// the afterstate's weights a move later, and need not work its indices out again).
-    fn best_choice(&self, board: Board) -> Option<Choice> {
+    /// [`NTupleNetwork::best_move`] with the afterstate's value, its features left in
+    /// `scratch` (training updates the afterstate's weights a move later, and need not work
+    /// its indices out again).
+    fn best_choice(&self, board: Board, scratch: &mut [Features; 4]) -> Option<Choice> {
         // Every afterstate's indices first, then their weights: the reads of all four moves
         // are under way together (see `features`).
-        let slides =
-            Direction::ALL.map(|d| board.play(d).map(|slide| (d, slide, self.features(slide.board))));
+        let slides = Direction::ALL.map(|d| board.play(d));
+        for (slide, features) in slides.iter().zip(scratch.iter_mut()) {
+            if let Some(slide) = slide {
+                self.features_into(slide.board, features);
+            }
+        }
         let mut best: Option<(Choice, f64)> = None;
-        for (direction, slide, features) in slides.into_iter().flatten() {
-            let value = self.value_at(&features);
+        for (slot, (direction, slide)) in Direction::ALL.into_iter().zip(slides).enumerate() {
+            let Some(slide) = slide else { continue };
+            let value = self.value_at(&scratch[slot]);
             let v = f64::from(slide.score) + f64::from(value);
             if best.as_ref().is_none_or(|(_, b)| v > *b) {
-                let choice = Choice { direction, after: slide.board, reward: slide.score, value, features };
-                best = Some((choice, v));
+                best = Some((Choice { direction, after: slide.board, reward: slide.score, value, slot }, v));
             }
         }
         best.map(|(choice, _)| choice)
@@ -700,6 +729,7 @@ impl NTupleNetwork {
         let mut keep = restart.is_none() && restarts.active();
         // The last afterstate's features: its weights learn once the next move is known.
         let mut previous: Option<Features> = None;
+        let mut scratch = [Features::EMPTY; 4];
         let mut score = 0u64;
         let mut moves = 0u64;
         let alpha = config.learning_rate / (self.shape.tuples().len() * 8) as f32;
@@ -712,12 +742,19 @@ impl NTupleNetwork {
                 LearningRule::Coherence => self.update_coherent(prev, alpha, error),
             }
         };
-        while let Some(Choice { after, reward, value, features, .. }) = self.best_choice(board) {
+        while let Some(Choice { after, reward, value, slot, .. }) = self.best_choice(board, &mut scratch) {
             if let Some(prev) = &previous {
                 learn(prev, reward as f32 + value);
             }
             score += u64::from(reward);
             moves += 1;
+            let features = scratch[slot];
+            // These weights learn a move from now: their step sizes start on their way to the
+            // cache now, behind the next move's reads, instead of stalling the update (the
+            // sums are read nowhere else, so nearly every read of them missed).
+            if config.rule == LearningRule::Coherence {
+                self.prefetch_coherence(&features);
+            }
             previous = Some(features);
             board = rules.spawn(after, &mut rng).expect("a move leaves an empty cell");
             if keep && board.max_tile() >= restarts.tile {
