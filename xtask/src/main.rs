@@ -104,7 +104,7 @@ enum Task {
         /// and a deeper one.
         #[arg(long, value_name = "FILE")]
         network: Option<PathBuf>,
-        /// The tile downgrade of the `ntuple-strong-dg` row: FROM[,FLOOR[,SCALE]], boards with
+        /// The tile downgrade of the `ntuple-strong-dg` row: `FROM[,FLOOR[,SCALE]]`, boards with
         /// a FROM tile and a missing tile from FLOOR up valued as the board with the tiles
         /// above that gap halved, their points to come times SCALE.
         #[arg(long, value_name = "FROM[,FLOOR[,SCALE]]", default_value = "16384,256,2")]

@@ -102,7 +102,7 @@ struct AgentArgs {
     #[arg(long, value_name = "FILE", conflicts_with = "heuristic")]
     network: Option<std::path::PathBuf>,
     /// With --network: value boards with a large tile through a tile downgrade,
-    /// FROM[,FLOOR[,SCALE]] (e.g. 16384,256,2; see `game2048::ntuple::Downgrade`).
+    /// `FROM[,FLOOR[,SCALE]]` (e.g. 16384,256,2; see `game2048::ntuple::Downgrade`).
     #[arg(long, value_name = "FROM[,FLOOR[,SCALE]]", requires = "network")]
     downgrade: Option<game2048::ntuple::Downgrade>,
     /// Search depth of the seed agents (default 4 for minimax, 5 for expectimax, the seed's).
