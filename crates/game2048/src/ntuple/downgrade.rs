@@ -189,6 +189,15 @@ impl<N: Deref<Target = NTupleNetwork> + Sync> Heuristic for Downgrading<N> {
     fn lost(&self, board: Board) -> Option<f64> {
         self.network.lost(board)
     }
+
+    /// Batched as the network's own (the same values as valuing each afterstate).
+    fn best_afterstate(&self, board: Board) -> Option<f64> {
+        let downgrade = self.downgrade;
+        self.network.best_afterstate_through(board, |after| match downgrade.board(after) {
+            Some(lower) => (lower, downgrade.scale),
+            None => (after, 1.0),
+        })
+    }
 }
 
 #[cfg(test)]
@@ -264,5 +273,10 @@ mod tests {
         // A board that is not downgraded reads the network as it is.
         assert_eq!(d.value_to_come(lower), learned);
         assert_eq!(d.lost(high), Some(high.tile_points() as f64));
+        // The batched best afterstate values each afterstate as `value` does.
+        for b in [high, lower, board("16384 4096 2 2/2 0 0 0/0 0 0 0/0 0 0 4")] {
+            let one_by_one = b.afters().into_iter().flatten().map(|a| d.value(a)).reduce(f64::max);
+            assert_eq!(d.best_afterstate(b), one_by_one);
+        }
     }
 }
