@@ -312,7 +312,8 @@ enum Task {
     /// learning curve (`<out>.curve.jsonl`) and a progress bar.
     #[command(name = "train-2048")]
     Train2048 {
-        /// The tuples: small (4 x 4-tuples, 1 MiB) or standard (4 x 6-tuples, 256 MiB).
+        /// The tuples: small (4 x 4-tuples, 1 MiB), standard (4 x 6-tuples, 256 MiB) or large
+        /// (8 x 6-tuples, 512 MiB).
         #[arg(long, default_value = "standard", value_parser = parse_shape)]
         shape: game2048::ntuple::Shape,
         /// Games to play in this run.

@@ -262,8 +262,7 @@ mod tests {
         let network = NTupleNetwork::new(super::super::Shape::Small);
         // Teach the untrained network a value for one board only, through the training update.
         let lower = board("8192 2048 0 0/0 0 0 0/0 0 0 0/0 0 0 0");
-        let features = network.features(lower);
-        network.update(&features, 100.0);
+        network.update_board(lower, 100.0);
         let learned = network.value_to_come(lower);
         assert!(learned > 0.0);
         let high = board("16384 4096 0 0/0 0 0 0/0 0 0 0/0 0 0 0");

@@ -74,6 +74,13 @@ pub enum Shape {
     /// Four 6-tuples (Wu et al.'s and Jaśkowski's: two 2×3 rectangles and two row-and-a-half
     /// shapes): 4 × 16,777,216 weights, 256 MiB. The strong one.
     Standard,
+    /// Eight 6-tuples: the four of `Standard` and four more shapes that none of the board's
+    /// symmetries turns into one of those (a row with the first cell of each of the two rows
+    /// below it, a row with the two middle cells below it, a row of three over a row of three
+    /// one cell to the right, and a staircase of three steps): 8 × 16,777,216 weights, 512 MiB.
+    /// Eight 6-tuples is the size of the larger networks of the later 2048 papers (Matsuzaki
+    /// 2016; Guei et al. 2021); each board reads twice the weights of `Standard`.
+    Large,
 }
 
 impl Shape {
@@ -84,14 +91,25 @@ impl Shape {
             Shape::Standard => {
                 &[&[0, 1, 2, 3, 4, 5], &[4, 5, 6, 7, 8, 9], &[0, 1, 2, 4, 5, 6], &[4, 5, 6, 8, 9, 10]]
             }
+            Shape::Large => &[
+                &[0, 1, 2, 3, 4, 5],
+                &[4, 5, 6, 7, 8, 9],
+                &[0, 1, 2, 4, 5, 6],
+                &[4, 5, 6, 8, 9, 10],
+                &[0, 1, 2, 3, 4, 8],
+                &[0, 1, 2, 3, 5, 6],
+                &[0, 1, 2, 5, 6, 7],
+                &[0, 1, 5, 6, 10, 11],
+            ],
         }
     }
 
-    /// The name used on command lines and in files: `small` or `standard`.
+    /// The name used on command lines and in files: `small`, `standard` or `large`.
     pub fn name(self) -> &'static str {
         match self {
             Shape::Small => "small",
             Shape::Standard => "standard",
+            Shape::Large => "large",
         }
     }
 
@@ -99,6 +117,7 @@ impl Shape {
         match self {
             Shape::Small => 0,
             Shape::Standard => 1,
+            Shape::Large => 2,
         }
     }
 
@@ -106,6 +125,7 @@ impl Shape {
         match code {
             0 => Some(Shape::Small),
             1 => Some(Shape::Standard),
+            2 => Some(Shape::Large),
             _ => None,
         }
     }
@@ -118,6 +138,7 @@ impl std::str::FromStr for Shape {
         match text {
             "small" => Ok(Shape::Small),
             "standard" => Ok(Shape::Standard),
+            "large" => Ok(Shape::Large),
             other => Err(NTupleError::UnknownShape(other.to_string())),
         }
     }
@@ -144,7 +165,7 @@ pub enum NTupleError {
         reason: String,
     },
     /// A shape name that is neither `small` nor `standard`.
-    #[error("unknown network shape {0:?} (expected small or standard)")]
+    #[error("unknown network shape {0:?} (expected small, standard or large)")]
     UnknownShape(String),
     /// A learning rule that is neither `td` nor `tc`.
     #[error("unknown learning rule {0:?} (expected td or tc)")]
@@ -177,7 +198,7 @@ pub enum NTupleError {
 }
 
 /// The most tuples a shape has.
-const MAX_TUPLES: usize = 4;
+const MAX_TUPLES: usize = 8;
 
 /// The file's first bytes.
 const MAGIC: &[u8; 8] = b"G2048NT1";
@@ -342,7 +363,7 @@ impl Coherence {
 pub struct NTupleNetwork {
     shape: Shape,
     stages: Stages,
-    /// One table per stage and tuple (table `MAX_TUPLES · stage + tuple`), each of `16^len`
+    /// One table per stage and tuple (table `tuples · stage + tuple`), each of `16^len`
     /// weights, stored as `f32` bits.
     weights: Vec<Box<[AtomicU32]>>,
     games: AtomicU64,
@@ -350,8 +371,11 @@ pub struct NTupleNetwork {
     coherence: std::sync::OnceLock<Coherence>,
     /// The restart pool of training (empty unless training used [`Restarts`]).
     starts: std::sync::Mutex<Starts>,
-    /// Each tuple's cells as runs of neighbouring cells (see [`Run`]).
+    /// Each tuple's cells as runs of neighbouring cells (see [`Run`]); the first `tuples`
+    /// are the shape's.
     runs: [[Run; MAX_RUNS]; MAX_TUPLES],
+    /// The shape's number of tuples.
+    tuples: usize,
 }
 
 /// What [`NTupleNetwork::features`] finds on a board.
@@ -420,6 +444,14 @@ impl Run {
     }
 }
 
+/// Calls the method `f::<N>` of a network with `N` its number of tuples, 4 or 8 (see
+/// `NTupleNetwork::features_into`).
+macro_rules! by_tuples {
+    ($network:ident . $f:ident ( $($arg:expr),* )) => {
+        if $network.tuples == 4 { $network.$f::<4>($($arg),*) } else { $network.$f::<8>($($arg),*) }
+    };
+}
+
 /// The 8 symmetries of `board`: the board and its horizontal mirror, each upside down or not,
 /// and the transposes of those four.
 fn symmetries(board: Board) -> [u64; 8] {
@@ -462,7 +494,10 @@ impl NTupleNetwork {
             games: AtomicU64::new(0),
             coherence: std::sync::OnceLock::new(),
             starts: std::sync::Mutex::default(),
-            runs: std::array::from_fn(|t| Run::of(shape.tuples()[t])),
+            runs: std::array::from_fn(|t| {
+                shape.tuples().get(t).map_or([Run::default(); MAX_RUNS], |t| Run::of(t))
+            }),
+            tuples: shape.tuples().len(),
         }
     }
 
@@ -506,16 +541,16 @@ impl NTupleNetwork {
         }
         let staged = NTupleNetwork::with_stages(self.shape, stages);
         for (i, table) in staged.weights.iter().enumerate() {
-            copy_table(&self.weights[i % MAX_TUPLES], table);
+            copy_table(&self.weights[i % self.tuples], table);
         }
         if let Some(coherence) = self.coherence.get() {
             let stages = match step_sizes {
                 StepSizes::Fresh => 1,
                 StepSizes::Carried => staged.stages.count(),
             };
-            let to = &staged.coherence().sums[..MAX_TUPLES * stages];
+            let to = &staged.coherence().sums[..self.tuples * stages];
             for (i, table) in to.iter().enumerate() {
-                for (a, b) in coherence.sums[i % MAX_TUPLES].iter().zip(table.iter()) {
+                for (a, b) in coherence.sums[i % self.tuples].iter().zip(table.iter()) {
                     b.store(a.load(Ordering::Relaxed), Ordering::Relaxed);
                 }
             }
@@ -564,75 +599,100 @@ impl NTupleNetwork {
     /// assert_eq!(network.value(board), 4.0); // the merge that made the 4
     /// ```
     pub fn value_to_come(&self, board: Board) -> f32 {
-        self.value_at(&self.features(board))
+        by_tuples!(self.value_to_come_of(board))
+    }
+
+    fn value_to_come_of<const N: usize>(&self, board: Board) -> f32 {
+        let mut features = Features::EMPTY;
+        self.features_into::<N>(board, &mut features);
+        self.value_at::<N>(&features)
     }
 
     /// The weights that make up `board`'s value: its stage, and the weight-table index of
-    /// every tuple in every symmetry of `board`, in a fixed order (entry `4·s + t` is tuple `t`
-    /// in symmetry `s`).
+    /// every tuple in every symmetry of `board`, in a fixed order (with `N` tuples, entry
+    /// `N·s + t` is tuple `t` in symmetry `s`).
+    #[cfg(test)]
+    fn features(&self, board: Board) -> Features {
+        let mut features = Features::EMPTY;
+        if self.tuples == 4 {
+            self.features_into::<4>(board, &mut features);
+        } else {
+            self.features_into::<8>(board, &mut features);
+        }
+        features
+    }
+
+    /// `board`'s features (see `features`) written in place, for a network of `N` tuples.
     ///
     /// All the indices are worked out before any weight is read, and each weight's cache line
     /// is requested as soon as its index is known. The tables are far larger than the caches,
     /// so nearly every read misses: this way the misses of a board, and of the four
     /// afterstates a move compares, are all under way at once instead of one after another
     /// (training took 0.45 of the time with the requests, docs/ntuple.md).
-    fn features(&self, board: Board) -> Features {
-        let mut features = Features::EMPTY;
-        self.features_into(board, &mut features);
-        features
-    }
-
-    /// [`Self::features`] written in place (training keeps four sets a move and copies none).
+    ///
+    /// This and the other functions that walk the features take the number of tuples as a
+    /// constant, so that their loops are unrolled; the public entry points choose `N` once
+    /// (`by_tuples!`). With the count read at run time inside the loops, training ran 7 %
+    /// slower.
     #[inline]
-    fn features_into(&self, board: Board, features: &mut Features) {
+    fn features_into<const N: usize>(&self, board: Board, features: &mut Features) {
         features.stage = self.stages.of(board);
-        let tables = &self.weights[MAX_TUPLES * features.stage..][..MAX_TUPLES];
+        let tables = &self.weights[N * features.stage..][..N];
         for (s, sym) in symmetries(board).into_iter().enumerate() {
-            for (t, runs) in self.runs.iter().enumerate() {
+            for (t, runs) in self.runs[..N].iter().enumerate() {
                 let index = runs.iter().fold(0, |acc, run| acc | run.gather(sym));
-                features.indices[MAX_TUPLES * s + t] = index;
+                features.indices[N * s + t] = index;
                 search_core::prefetch(&tables[t][index as usize]);
             }
         }
     }
 
-    /// The value of the board whose [`Self::features`] these are.
-    fn value_at(&self, features: &Features) -> f32 {
-        let tables = &self.weights[MAX_TUPLES * features.stage..][..MAX_TUPLES];
+    /// The value of the board whose features these are.
+    fn value_at<const N: usize>(&self, features: &Features) -> f32 {
+        let tables = &self.weights[N * features.stage..][..N];
         let mut v = 0.0f32;
-        for (k, &i) in features.indices.iter().enumerate() {
-            v += load(&tables[k % MAX_TUPLES][i as usize]);
+        // Symmetry by symmetry, tuple by tuple: the order the indices are in, and the order of
+        // the sum.
+        for (k, &i) in features.indices[..8 * N].iter().enumerate() {
+            v += load(&tables[k % N][i as usize]);
         }
         v
     }
 
     /// Calls `visit` with the table and weight index of every weight these features sum.
-    fn weights_of(features: &Features, mut visit: impl FnMut(usize, usize)) {
-        let first = MAX_TUPLES * features.stage;
-        for (k, &i) in features.indices.iter().enumerate() {
-            visit(first + k % MAX_TUPLES, i as usize);
+    fn weights_of<const N: usize>(features: &Features, mut visit: impl FnMut(usize, usize)) {
+        let first = N * features.stage;
+        for (k, &i) in features.indices[..8 * N].iter().enumerate() {
+            visit(first + k % N, i as usize);
         }
     }
 
     /// Adds `delta` spread over the weights that make up the value of a board with these
     /// features.
-    fn update(&self, features: &Features, delta: f32) {
-        Self::weights_of(features, |t, i| add(&self.weights[t][i], delta));
+    fn update<const N: usize>(&self, features: &Features, delta: f32) {
+        Self::weights_of::<N>(features, |t, i| add(&self.weights[t][i], delta));
+    }
+
+    /// Adds `delta` spread over the weights of `board`'s value.
+    #[cfg(test)]
+    fn update_board(&self, board: Board, delta: f32) {
+        let features = self.features(board);
+        by_tuples!(self.update(&features, delta))
     }
 
     /// Asks the processor to bring the temporal-coherence sums of these features' weights
     /// into the cache.
-    fn prefetch_coherence(&self, features: &Features) {
+    fn prefetch_coherence<const N: usize>(&self, features: &Features) {
         let coherence = self.coherence();
-        Self::weights_of(features, |t, i| search_core::prefetch(&coherence.sums[t][i]));
+        Self::weights_of::<N>(features, |t, i| search_core::prefetch(&coherence.sums[t][i]));
     }
 
     /// Temporal coherence's update of the weights these features sum for the error `error`:
     /// each weight moves by `step · |E| / A · error` and then adds `error` to `E` and its size
     /// to `A`.
-    fn update_coherent(&self, features: &Features, step: f32, error: f32) {
+    fn update_coherent<const N: usize>(&self, features: &Features, step: f32, error: f32) {
         let coherence = self.coherence();
-        Self::weights_of(features, |t, i| {
+        Self::weights_of::<N>(features, |t, i| {
             let cell = &coherence.sums[t][i];
             let sums = cell.load(Ordering::Relaxed);
             let (sum, size) = (f32::from_bits(sums as u32), f32::from_bits((sums >> 32) as u32));
@@ -647,25 +707,25 @@ impl NTupleNetwork {
     /// value; `None` when no move is left.
     pub fn best_move(&self, board: Board) -> Option<(Direction, Board, u32)> {
         let mut scratch = [Features::EMPTY; 4];
-        self.best_choice(board, &mut scratch).map(|c| (c.direction, c.after, c.reward))
+        by_tuples!(self.best_choice(board, &mut scratch)).map(|c| (c.direction, c.after, c.reward))
     }
 
     /// [`NTupleNetwork::best_move`] with the afterstate's value, its features left in
     /// `scratch` (training updates the afterstate's weights a move later, and need not work
     /// its indices out again).
-    fn best_choice(&self, board: Board, scratch: &mut [Features; 4]) -> Option<Choice> {
+    fn best_choice<const N: usize>(&self, board: Board, scratch: &mut [Features; 4]) -> Option<Choice> {
         // Every afterstate's indices first, then their weights: the reads of all four moves
-        // are under way together (see `features`).
+        // are under way together (see `features_into`).
         let slides = Direction::ALL.map(|d| board.play(d));
         for (slide, features) in slides.iter().zip(scratch.iter_mut()) {
             if let Some(slide) = slide {
-                self.features_into(slide.board, features);
+                self.features_into::<N>(slide.board, features);
             }
         }
         let mut best: Option<(Choice, f64)> = None;
         for (slot, (direction, slide)) in Direction::ALL.into_iter().zip(slides).enumerate() {
             let Some(slide) = slide else { continue };
-            let value = self.value_at(&scratch[slot]);
+            let value = self.value_at::<N>(&scratch[slot]);
             let v = f64::from(slide.score) + f64::from(value);
             if best.as_ref().is_none_or(|(_, b)| v > *b) {
                 best = Some((Choice { direction, after: slide.board, reward: slide.score, value, slot }, v));
@@ -713,6 +773,11 @@ impl NTupleNetwork {
 
     /// One game of TD(0) afterstate learning, its spawns drawn from `config.seed` and its number.
     fn train_one(&self, config: &TrainConfig, number: u64) -> TrainedGame {
+        by_tuples!(self.train_game(config, number))
+    }
+
+    /// [`Self::train_one`] for a network of `N` tuples.
+    fn train_game<const N: usize>(&self, config: &TrainConfig, number: u64) -> TrainedGame {
         let rules = Rules::default();
         let mut rng =
             Xoshiro256PlusPlus::seed_from_u64(config.seed ^ number.wrapping_mul(0x9E37_79B9_7F4A_7C15));
@@ -729,43 +794,48 @@ impl NTupleNetwork {
         let mut board = restart.unwrap_or_else(|| rules.new_board(&mut rng));
         // A fresh game offers its board to the pool when the tile first appears.
         let mut keep = restart.is_none() && restarts.active();
-        // The last afterstate's features: its weights learn once the next move is known.
-        let mut previous: Option<Features> = None;
-        let mut scratch = [Features::EMPTY; 4];
+        // Two sets of scratch, used in turn: a move's features are written into one while the
+        // last afterstate's, whose weights learn once the next move is known, stay in the
+        // other (`previous`: which set, which slot), so no features are copied.
+        let mut scratch = [[Features::EMPTY; 4]; 2];
+        let mut current = 0;
+        let mut previous: Option<(usize, usize)> = None;
         let mut score = 0u64;
         let mut moves = 0u64;
         let alpha = config.learning_rate / (self.shape.tuples().len() * 8) as f32;
         // The value is read again at the update: the updates since the move was chosen may
         // have moved weights it shares.
         let learn = |prev: &Features, target: f32| {
-            let error = target - self.value_at(prev);
+            let error = target - self.value_at::<N>(prev);
             match config.rule {
-                LearningRule::Td => self.update(prev, alpha * error),
-                LearningRule::Coherence => self.update_coherent(prev, alpha, error),
+                LearningRule::Td => self.update::<N>(prev, alpha * error),
+                LearningRule::Coherence => self.update_coherent::<N>(prev, alpha, error),
             }
         };
-        while let Some(Choice { after, reward, value, slot, .. }) = self.best_choice(board, &mut scratch) {
-            if let Some(prev) = &previous {
-                learn(prev, reward as f32 + value);
+        while let Some(Choice { after, reward, value, slot, .. }) =
+            self.best_choice::<N>(board, &mut scratch[current])
+        {
+            if let Some((set, prev)) = previous {
+                learn(&scratch[set][prev], reward as f32 + value);
             }
             score += u64::from(reward);
             moves += 1;
-            let features = scratch[slot];
             // These weights learn a move from now: their step sizes start on their way to the
             // cache now, behind the next move's reads, instead of stalling the update (the
             // sums are read nowhere else, so nearly every read of them missed).
             if config.rule == LearningRule::Coherence {
-                self.prefetch_coherence(&features);
+                self.prefetch_coherence::<N>(&scratch[current][slot]);
             }
-            previous = Some(features);
+            previous = Some((current, slot));
+            current ^= 1;
             board = rules.spawn(after, &mut rng).expect("a move leaves an empty cell");
             if keep && board.max_tile() >= restarts.tile {
                 self.pool().offer(board, restarts.capacity);
                 keep = false;
             }
         }
-        if let Some(prev) = &previous {
-            learn(prev, 0.0);
+        if let Some((set, prev)) = previous {
+            learn(&scratch[set][prev], 0.0);
         }
         self.games.fetch_add(1, Ordering::Relaxed);
         TrainedGame { number, score, moves, max_tile: board.max_tile(), restarted: restart.is_some() }
@@ -961,13 +1031,22 @@ impl NTupleNetwork {
     /// plus `scale` times the points this network expects from `view` (`view` gives the board
     /// to read and the scale), batched: every afterstate's indices first, then the weights.
     fn best_afterstate_through(&self, board: Board, view: impl Fn(Board) -> (Board, f32)) -> Option<f64> {
+        by_tuples!(self.best_afterstate_of(board, &view))
+    }
+
+    /// [`Self::best_afterstate_through`] for a network of `N` tuples.
+    fn best_afterstate_of<const N: usize>(
+        &self,
+        board: Board,
+        view: &impl Fn(Board) -> (Board, f32),
+    ) -> Option<f64> {
         let afters = board.afters();
         let mut scratch = [Features::EMPTY; 4];
         let mut scales = [1.0f32; 4];
         for ((after, features), scale) in afters.iter().zip(scratch.iter_mut()).zip(scales.iter_mut()) {
             if let Some(after) = after {
                 let (read, factor) = view(*after);
-                self.features_into(read, features);
+                self.features_into::<N>(read, features);
                 *scale = factor;
             }
         }
@@ -975,7 +1054,8 @@ impl NTupleNetwork {
             .iter()
             .zip(scratch.iter().zip(scales))
             .filter_map(|(after, (features, scale))| {
-                after.map(|after| after.tile_points() as f64 + f64::from(scale * self.value_at(features)))
+                after
+                    .map(|after| after.tile_points() as f64 + f64::from(scale * self.value_at::<N>(features)))
             })
             .reduce(|a, b| if b > a || b.is_nan() { b } else { a })
     }
@@ -1077,9 +1157,34 @@ mod tests {
 
     #[test]
     fn every_shape_fits_the_index_array() {
-        for shape in [Shape::Small, Shape::Standard] {
-            assert_eq!(shape.tuples().len(), MAX_TUPLES, "{}", shape.name());
+        for shape in [Shape::Small, Shape::Standard, Shape::Large] {
+            // The hot loops are compiled for these two counts (see `by_tuples!`).
+            assert!([4, 8].contains(&shape.tuples().len()), "{}", shape.name());
+            assert_eq!(shape.name().parse::<Shape>().unwrap(), shape);
+            assert_eq!(Shape::from_code(shape.code()), Some(shape));
         }
+    }
+
+    /// The large shape's tuples are eight different shapes: no symmetry of the board turns
+    /// one into another (a copy would only repeat weights), and each is six cells.
+    #[test]
+    fn the_large_shapes_tuples_are_different_under_every_symmetry() {
+        let tuples = Shape::Large.tuples();
+        assert_eq!(tuples.len(), 8);
+        // A tuple's cells as a board with a 1 on each of them, seen in all 8 symmetries.
+        let images = |tuple: &[u8]| {
+            let board = Board::from_ranks(std::array::from_fn(|i| u8::from(tuple.contains(&(i as u8)))));
+            symmetries(board)
+        };
+        for (i, a) in tuples.iter().enumerate() {
+            assert_eq!(a.len(), 6);
+            for b in &tuples[i + 1..] {
+                let b_board = images(b)[0];
+                assert!(!images(a).contains(&b_board), "{a:?} and {b:?} are the same shape");
+            }
+        }
+        // The standard shape's tuples come first, so its weights have the same places.
+        assert_eq!(&tuples[..4], Shape::Standard.tuples());
     }
 
     #[test]
@@ -1096,7 +1201,7 @@ mod tests {
                 .enumerate()
                 .fold(0u32, |acc, (i, &cell)| acc | (((sym >> (4 * cell)) & 0xF) as u32) << (4 * i))
         };
-        for shape in [Shape::Small, Shape::Standard] {
+        for shape in [Shape::Small, Shape::Standard, Shape::Large] {
             for sym in symmetries(board) {
                 for tuple in shape.tuples() {
                     let by_runs = Run::of(tuple).iter().fold(0, |acc, run| acc | run.gather(sym));
@@ -1109,7 +1214,7 @@ mod tests {
         let indices = network.features(board).indices;
         for (s, sym) in symmetries(board).into_iter().enumerate() {
             for (t, tuple) in Shape::Small.tuples().iter().enumerate() {
-                assert_eq!(indices[MAX_TUPLES * s + t], by_cells(sym, tuple));
+                assert_eq!(indices[4 * s + t], by_cells(sym, tuple));
             }
         }
     }
@@ -1130,7 +1235,7 @@ mod tests {
         }
         // A symmetric value: every symmetry of a board has the same value.
         let network = NTupleNetwork::new(Shape::Small);
-        network.update(&network.features(board), 1.0);
+        network.update_board(board, 1.0);
         let v = network.value(board);
         for sym in syms {
             assert_eq!(network.value(Board::from_raw(sym)), v);
@@ -1269,6 +1374,7 @@ mod tests {
             ..TrainConfig::default()
         };
         // Weight promotion: split after 100 games, every board keeps its value.
+        let n = Shape::Small.tuples().len();
         let one = NTupleNetwork::new(Shape::Small);
         one.train(&TrainConfig { games: 100, ..config }, |_| {});
         let boards: Vec<Board> = one.restart_pool();
@@ -1280,8 +1386,8 @@ mod tests {
         carried.train(&TrainConfig { games: 100, ..config }, |_| {});
         let carried = carried.into_stages("256".parse().unwrap(), StepSizes::Carried).unwrap();
         let sums = &carried.coherence().sums;
-        for t in 0..MAX_TUPLES {
-            let same = sums[t].iter().zip(sums[MAX_TUPLES + t].iter());
+        for t in 0..n {
+            let same = sums[t].iter().zip(sums[n + t].iter());
             assert!(same.clone().all(|(a, b)| a.load(Ordering::Relaxed) == b.load(Ordering::Relaxed)));
         }
         assert!("carried".parse::<StepSizes>().is_ok() && "both".parse::<StepSizes>().is_err());
@@ -1298,7 +1404,7 @@ mod tests {
         assert!(staged.has_coherence());
         let sums = &staged.coherence().sums;
         assert!(sums[0].iter().any(|w| w.load(Ordering::Relaxed) != 0));
-        assert!(sums[MAX_TUPLES..].iter().all(|t| t.iter().all(|w| w.load(Ordering::Relaxed) == 0)));
+        assert!(sums[n..].iter().all(|t| t.iter().all(|w| w.load(Ordering::Relaxed) == 0)));
 
         // Trained on, from a checkpoint or not, the same network; both stages learn.
         let path = dir.join("staged.bin");
@@ -1316,10 +1422,10 @@ mod tests {
             );
         }
         let changed = |i: usize| {
-            (0..MAX_TUPLES).any(|t| {
-                let now = &staged.weights[MAX_TUPLES * i + t];
+            (0..n).any(|t| {
+                let now = &staged.weights[n * i + t];
                 let then = NTupleNetwork::load(&path).unwrap();
-                let then = &then.weights[MAX_TUPLES * i + t];
+                let then = &then.weights[n * i + t];
                 now.iter()
                     .zip(then.iter())
                     .any(|(a, b)| a.load(Ordering::Relaxed) != b.load(Ordering::Relaxed))
