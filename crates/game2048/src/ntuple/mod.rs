@@ -1209,13 +1209,19 @@ mod tests {
                 }
             }
         }
-        // And the network's own array, in its order (symmetry by symmetry, then tuple).
-        let network = NTupleNetwork::new(Shape::Small);
-        let indices = network.features(board).indices;
-        for (s, sym) in symmetries(board).into_iter().enumerate() {
-            for (t, tuple) in Shape::Small.tuples().iter().enumerate() {
-                assert_eq!(indices[4 * s + t], by_cells(sym, tuple));
+        // And the network's own array, in its order (symmetry by symmetry, then tuple), for a
+        // shape of four tuples and one of eight; a board's value reads every one of them.
+        for shape in [Shape::Small, Shape::Large] {
+            let network = NTupleNetwork::new(shape);
+            let n = shape.tuples().len();
+            let indices = network.features(board).indices;
+            for (s, sym) in symmetries(board).into_iter().enumerate() {
+                for (t, tuple) in shape.tuples().iter().enumerate() {
+                    assert_eq!(indices[n * s + t], by_cells(sym, tuple), "{}", shape.name());
+                }
             }
+            network.update_board(board, 1.0);
+            assert_eq!(network.value_to_come(board), (8 * n) as f32, "{}", shape.name());
         }
     }
 
