@@ -26,7 +26,7 @@ pub fn load_network(path: &Path) -> Result<Arc<NTupleNetwork>, String> {
     if let Some(network) = loaded.get(path) {
         return Ok(Arc::clone(network));
     }
-    let network = Arc::new(NTupleNetwork::load(path).map_err(|e| e.to_string())?);
+    let network = Arc::new(NTupleNetwork::load_to_play(path).map_err(|e| e.to_string())?);
     loaded.insert(path.to_path_buf(), Arc::clone(&network));
     Ok(network)
 }

@@ -131,8 +131,8 @@ enum Failure {
 
 fn heuristic(args: &AgentArgs) -> Result<Box<dyn Heuristic>, Failure> {
     if let Some(path) = &args.network {
-        let network =
-            game2048::ntuple::NTupleNetwork::load(path).map_err(|e| Failure::Refused(e.to_string()))?;
+        let network = game2048::ntuple::NTupleNetwork::load_to_play(path)
+            .map_err(|e| Failure::Refused(e.to_string()))?;
         return Ok(match args.downgrade {
             Some(downgrade) => Box::new(game2048::ntuple::Downgrading::new(Box::new(network), downgrade)),
             None => Box::new(network),

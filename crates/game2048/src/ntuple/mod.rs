@@ -47,7 +47,7 @@
 //! assert!(network.games_trained() == 20);
 //! ```
 
-use std::io::{Read, Write};
+use std::io::{Read, Seek, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
@@ -887,10 +887,41 @@ impl NTupleNetwork {
     /// Reads a network [`NTupleNetwork::save`] wrote, with its temporal coherence sums if the
     /// file has them.
     pub fn load(path: &Path) -> Result<Self, NTupleError> {
+        Self::read(path, true)
+    }
+
+    /// Reads a network to play with: as [`NTupleNetwork::load`], but temporal coherence's sums
+    /// are skipped (checked to be there, not read). A player never reads them, and they are
+    /// two thirds of a file trained with them, so this reads a third of the bytes and holds a
+    /// third of the memory. A network read this way trains on with every weight at the full
+    /// step size, not where its training left them: resume training with `load`.
+    ///
+    /// ```
+    /// use game2048::ntuple::{LearningRule, NTupleNetwork, Shape, TrainConfig};
+    /// use game2048::Board;
+    ///
+    /// let network = NTupleNetwork::new(Shape::Small);
+    /// network.train(&TrainConfig { games: 20, rule: LearningRule::Coherence, ..TrainConfig::default() }, |_| {});
+    /// let path = std::env::temp_dir().join("load-to-play-doc.bin");
+    /// network.save(&path).unwrap();
+    /// let player = NTupleNetwork::load_to_play(&path).unwrap();
+    /// assert!(!player.has_coherence());
+    /// let board: Board = "2 4 8 16/0 0 2 4/0 0 0 2/0 0 0 0".parse().unwrap();
+    /// assert_eq!(player.value_to_come(board), network.value_to_come(board));
+    /// # std::fs::remove_file(&path).ok();
+    /// ```
+    pub fn load_to_play(path: &Path) -> Result<Self, NTupleError> {
+        Self::read(path, false)
+    }
+
+    /// [`NTupleNetwork::load`], with or without temporal coherence's sums.
+    fn read(path: &Path, with_sums: bool) -> Result<Self, NTupleError> {
         let name = path.display().to_string();
         let io = |source| NTupleError::Io { path: name.clone(), source };
         let bad = |reason: &str| NTupleError::BadFile { path: name.clone(), reason: reason.to_string() };
-        let mut input = std::io::BufReader::new(std::fs::File::open(path).map_err(io)?);
+        let file = std::fs::File::open(path).map_err(io)?;
+        let file_len = file.metadata().map_err(io)?.len();
+        let mut input = std::io::BufReader::new(file);
         let mut header = [0u8; 17];
         input.read_exact(&mut header).map_err(|_| bad("shorter than its header"))?;
         let staged = match &header[..8] {
@@ -919,11 +950,22 @@ impl NTupleNetwork {
         // Then the optional sections, each after its magic bytes: temporal coherence's sums,
         // the restart pool.
         let mut magic = [0u8; 8];
+        let mut skipped_sums = false;
         while input.read(&mut magic[..1]).map_err(io)? != 0 {
             input.read_exact(&mut magic[1..]).map_err(|_| bad("more bytes than its shape has weights"))?;
-            if &magic == COHERENCE_MAGIC && !network.has_coherence() {
-                let short = |_| bad("a temporal coherence section shorter than its shape");
-                network.coherence().read(&mut input).map_err(short)?;
+            if &magic == COHERENCE_MAGIC && !network.has_coherence() && !skipped_sums {
+                let short = "a temporal coherence section shorter than its shape";
+                if with_sums {
+                    network.coherence().read(&mut input).map_err(|_| bad(short))?;
+                } else {
+                    // Two `f32` per weight.
+                    let weights: u64 = network.weights.iter().map(|t| t.len() as u64).sum();
+                    input.seek_relative(8 * weights as i64).map_err(io)?;
+                    if input.stream_position().map_err(io)? > file_len {
+                        return Err(bad(short));
+                    }
+                    skipped_sums = true;
+                }
             } else if &magic == STARTS_MAGIC && network.pool().boards.is_empty() {
                 let short = |_| bad("a restart pool section shorter than it says");
                 let mut word = [0u8; 8];
@@ -1281,8 +1323,18 @@ mod tests {
         assert!(a.has_coherence());
         let path = dir.join("tc.bin");
         a.save(&path).unwrap();
+        // To play, the sums are skipped and the weights, the games and the pool are the same.
+        let player = NTupleNetwork::load_to_play(&path).unwrap();
         let a = NTupleNetwork::load(&path).unwrap();
         assert!(a.has_coherence(), "the sums come back with the weights");
+        assert!(!player.has_coherence());
+        assert_eq!(player.games_trained(), a.games_trained());
+        assert_eq!(player.restart_pool(), a.restart_pool());
+        for (p, w) in player.weights.iter().zip(&a.weights) {
+            assert!(
+                p.iter().zip(w.iter()).all(|(p, w)| p.load(Ordering::Relaxed) == w.load(Ordering::Relaxed))
+            );
+        }
         let later = a.train(&TrainConfig { games: 200, ..config }, |_| {});
         let b = NTupleNetwork::new(Shape::Small);
         b.train(&config, |_| {});
@@ -1297,8 +1349,10 @@ mod tests {
         // A cut temporal coherence section is refused.
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
-        let err = NTupleNetwork::load(&path).unwrap_err();
-        assert!(err.to_string().contains("temporal coherence"), "{err}");
+        for load in [NTupleNetwork::load, NTupleNetwork::load_to_play] {
+            let err = load(&path).unwrap_err();
+            assert!(err.to_string().contains("temporal coherence"), "{err}");
+        }
         for rule in [LearningRule::Td, LearningRule::Coherence] {
             assert_eq!(rule.name().parse::<LearningRule>().unwrap(), rule);
         }
