@@ -358,6 +358,11 @@ enum Task {
         /// Continue from the network file if it exists.
         #[arg(long)]
         resume: bool,
+        /// Start a new network with every board worth this many points to come (optimistic
+        /// initialisation, e.g. 320000), so that self-play tries the boards it has not learned
+        /// yet; not with a resumed network.
+        #[arg(long, value_name = "POINTS", value_parser = parse_optimistic)]
+        optimistic: Option<f32>,
     },
 }
 
@@ -388,6 +393,13 @@ fn parse_share(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(share) if share > 0.0 && share <= 1.0 => Ok(share),
         _ => Err(format!("expected a share above 0 and at most 1, not {text:?}")),
+    }
+}
+
+fn parse_optimistic(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(points) if points > 0.0 && points <= 1e7 => Ok(points),
+        _ => Err(format!("expected points above 0 and at most 10000000, not {text:?}")),
     }
 }
 
@@ -686,6 +698,7 @@ fn main() -> ExitCode {
             out,
             checkpoint_every,
             resume,
+            optimistic,
         } => {
             let out = out.unwrap_or_else(|| {
                 workspace_root().join("target").join("ntuple").join(format!("{}.bin", shape.name()))
@@ -710,6 +723,7 @@ fn main() -> ExitCode {
                 out,
                 checkpoint_every,
                 resume,
+                optimistic,
             };
             train_2048::run(&options).map(|_| ())
         }
@@ -793,5 +807,17 @@ mod tests {
         assert_eq!(t.len(), 15);
         assert!(t.starts_with("20"));
         assert_eq!(&t[8..9], "-");
+    }
+
+    #[test]
+    fn training_flags_refuse_impossible_values() {
+        assert_eq!(parse_optimistic("320000"), Ok(320_000.0));
+        for bad in ["0", "-5", "nan", "inf", "1e9", "lots"] {
+            let err = parse_optimistic(bad).unwrap_err();
+            assert!(err.contains(bad), "{err}");
+        }
+        assert!(
+            parse_learning_rate("0").is_err() && parse_share("1.5").is_err() && parse_tile("300").is_err()
+        );
     }
 }

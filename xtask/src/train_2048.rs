@@ -53,6 +53,9 @@ pub struct TrainOptions {
     pub checkpoint_every: u64,
     /// Continue from `out` if it exists.
     pub resume: bool,
+    /// A new network starts with every board worth this many points to come (optimistic
+    /// initialisation); `None` starts it at zero.
+    pub optimistic: Option<f32>,
 }
 
 /// One line of the learning curve.
@@ -99,7 +102,14 @@ pub fn run(options: &TrainOptions) -> Result<Vec<CurvePoint>, String> {
     if options.checkpoint_every == 0 {
         return Err("--checkpoint-every must be at least 1".to_string());
     }
-    let network = if options.resume && options.out.exists() {
+    let resuming = options.resume && options.out.exists();
+    if resuming && options.optimistic.is_some() {
+        return Err(format!(
+            "--optimistic sets the weights of a new network, and {} is resumed: drop one of the two",
+            options.out.display()
+        ));
+    }
+    let network = if resuming {
         let network = NTupleNetwork::load(&options.out).map_err(|e| e.to_string())?;
         if network.shape() != options.shape {
             return Err(format!(
@@ -121,7 +131,11 @@ pub fn run(options: &TrainOptions) -> Result<Vec<CurvePoint>, String> {
             _ => network,
         }
     } else {
-        NTupleNetwork::with_stages(options.shape, options.stages.clone().unwrap_or_default())
+        let network = NTupleNetwork::with_stages(options.shape, options.stages.clone().unwrap_or_default());
+        if let Some(value) = options.optimistic {
+            network.fill(value);
+        }
+        network
     };
     if let Some(dir) = options.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
@@ -204,6 +218,7 @@ mod tests {
             out: out.clone(),
             checkpoint_every: 4,
             resume: true,
+            optimistic: None,
         };
         let points = run(&options).unwrap();
         assert_eq!(points.iter().map(|p| p.games).collect::<Vec<_>>(), vec![4, 6]);
@@ -232,6 +247,18 @@ mod tests {
         let err = run(&TrainOptions { games: 2, stages: other, ..options.clone() }).unwrap_err();
         assert!(err.contains("has stages 16, not 32"), "{err}");
         assert_eq!(NTupleNetwork::load(&out).unwrap().games_trained(), 12);
+        // Optimistic values start a new network only.
+        let err = run(&TrainOptions { optimistic: Some(1000.0), ..options.clone() }).unwrap_err();
+        assert!(err.contains("--optimistic") && err.contains("resumed"), "{err}");
+        let fresh = dir.join("optimistic.bin");
+        run(&TrainOptions { games: 1, out: fresh.clone(), optimistic: Some(3200.0), ..options.clone() })
+            .unwrap();
+        let optimistic = NTupleNetwork::load(&fresh).unwrap();
+        // One game moved the weights of the boards it met, not those of a board of tiles it
+        // never made.
+        let unseen: game2048::Board =
+            "32768 16384 8192 4096/2048 1024 512 256/128 64 32 16/8 4 2 4096".parse().unwrap();
+        assert_eq!(optimistic.value_to_come(unseen), 3200.0);
         assert!(run(&TrainOptions { checkpoint_every: 0, ..options }).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -560,6 +560,30 @@ impl NTupleNetwork {
         Ok(staged)
     }
 
+    /// Sets every weight so that every board, in every stage, is worth `value` points to come:
+    /// optimistic initialisation (the idea of Guei et al.'s optimistic TD learning, 2021).
+    /// Started high, the value of a board self-play has not met yet stays above what it has
+    /// learned of the boards it knows, so the greedy player tries the new boards first
+    /// instead of settling early on the moves that first worked.
+    ///
+    /// ```
+    /// use game2048::ntuple::{NTupleNetwork, Shape};
+    /// use game2048::Board;
+    ///
+    /// let network = NTupleNetwork::new(Shape::Small);
+    /// network.fill(3200.0);
+    /// let board: Board = "2 4 8 16/0 0 2 4/0 0 0 2/0 0 0 0".parse().unwrap();
+    /// assert_eq!(network.value_to_come(board), 3200.0);
+    /// ```
+    pub fn fill(&self, value: f32) {
+        let weight = value / (8 * self.tuples) as f32;
+        for table in &self.weights {
+            for w in table.iter() {
+                w.store(weight.to_bits(), Ordering::Relaxed);
+            }
+        }
+    }
+
     /// Whether it holds temporal coherence's sums (it has been trained with
     /// [`LearningRule::Coherence`]).
     pub fn has_coherence(&self) -> bool {
