@@ -638,11 +638,7 @@ impl NTupleNetwork {
     #[cfg(test)]
     fn features(&self, board: Board) -> Features {
         let mut features = Features::EMPTY;
-        if self.tuples == 4 {
-            self.features_into::<4>(board, &mut features);
-        } else {
-            self.features_into::<8>(board, &mut features);
-        }
+        by_tuples!(self.features_into(board, &mut features));
         features
     }
 
