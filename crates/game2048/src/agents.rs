@@ -316,6 +316,74 @@ pub struct StrongConfig {
     pub table_slots: usize,
     /// The probability of a 4 the search assumes.
     pub four_probability: f64,
+    /// Another cut-off and depth cap for the late game, from the first board holding a given
+    /// tile (`None`: one setting all game). On boards with a large tile the stage left is the
+    /// hardest and the fewest boards of a game are there, so a deeper search costs little
+    /// time in all.
+    pub late: Option<LateSearch>,
+}
+
+/// The search setting of [`StrongConfig::late`]: boards holding `from_tile` or a larger tile
+/// are searched with `probability_cutoff` and `max_depth` instead of the configuration's own.
+///
+/// Written `TILE,CUTOFF,DEPTH` on command lines:
+///
+/// ```
+/// use game2048::agents::LateSearch;
+///
+/// let late: LateSearch = "16384,0.001,4".parse().unwrap();
+/// assert_eq!(late, LateSearch { from_tile: 16384, probability_cutoff: 0.001, max_depth: 4 });
+/// assert_eq!(late.to_string(), "16384,0.001,4");
+/// assert!("16384,2,4".parse::<LateSearch>().is_err()); // a cut-off is a probability
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LateSearch {
+    /// The smallest tile that switches the setting (a power of two from 4 to 65536).
+    pub from_tile: u32,
+    /// The probability cut-off on those boards.
+    pub probability_cutoff: f64,
+    /// The depth cap on those boards, in player moves (at least 1).
+    pub max_depth: u32,
+}
+
+/// Why a [`LateSearch`] could not be read.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("bad late search {text:?}: {reason} (expected TILE,CUTOFF,DEPTH, e.g. 16384,0.001,4)")]
+pub struct ParseLateSearchError {
+    text: String,
+    reason: &'static str,
+}
+
+impl std::str::FromStr for LateSearch {
+    type Err = ParseLateSearchError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let error = |reason| ParseLateSearchError { text: text.to_string(), reason };
+        let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+        let [tile, cutoff, depth] = parts[..] else { return Err(error("not three values")) };
+        let from_tile = tile
+            .parse::<u32>()
+            .ok()
+            .filter(|t| t.is_power_of_two() && (4..=1 << 16).contains(t))
+            .ok_or_else(|| error("the tile is not a power of two from 4 to 65536"))?;
+        let probability_cutoff = cutoff
+            .parse::<f64>()
+            .ok()
+            .filter(|c| (0.0..=1.0).contains(c))
+            .ok_or_else(|| error("the cut-off is not a probability"))?;
+        let max_depth = depth
+            .parse::<u32>()
+            .ok()
+            .filter(|&d| d >= 1)
+            .ok_or_else(|| error("the depth is not a whole number of at least 1"))?;
+        Ok(LateSearch { from_tile, probability_cutoff, max_depth })
+    }
+}
+
+impl std::fmt::Display for LateSearch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{},{},{}", self.from_tile, self.probability_cutoff, self.max_depth)
+    }
 }
 
 impl Default for StrongConfig {
@@ -328,6 +396,7 @@ impl Default for StrongConfig {
             threads: 1,
             table_slots: 1 << 17,
             four_probability: 0.1,
+            late: None,
         }
     }
 }
@@ -335,8 +404,18 @@ impl Default for StrongConfig {
 impl StrongConfig {
     /// The depth in player moves this configuration searches `board` to.
     pub fn depth_for(&self, board: Board) -> u32 {
+        self.setting_for(board).1
+    }
+
+    /// The probability cut-off and the depth in player moves this configuration searches
+    /// `board` with ([`StrongConfig::late`] on late boards).
+    pub fn setting_for(&self, board: Board) -> (f64, u32) {
+        let (cutoff, cap) = match self.late {
+            Some(late) if board.max_tile() >= late.from_tile => (late.probability_cutoff, late.max_depth),
+            _ => (self.probability_cutoff, self.max_depth),
+        };
         let by_tiles = board.distinct_tiles().saturating_sub(self.depth_offset);
-        (by_tiles.max(self.min_depth) + 1).min(self.max_depth)
+        (cutoff, (by_tiles.max(self.min_depth) + 1).min(cap))
     }
 }
 
@@ -369,12 +448,8 @@ impl<H: Heuristic> Strong<H> {
 
     /// The full search result for `board` (value, move, statistics).
     pub fn search(&self, board: Board) -> SearchResult<Action, f64> {
-        let depth = self.config.depth_for(board);
-        let horizon = Horizon {
-            depth,
-            count: DepthCount::Moves,
-            cutoff: ProbabilityCutoff { threshold: self.config.probability_cutoff },
-        };
+        let (threshold, depth) = self.config.setting_for(board);
+        let horizon = Horizon { depth, count: DepthCount::Moves, cutoff: ProbabilityCutoff { threshold } };
         // Any setting but 1 thread runs the root moves on a pool: this agent's, or with 0 the
         // current one.
         let parallel = self.config.threads != 1;
@@ -396,8 +471,15 @@ impl<H: Heuristic> Strong<H> {
 
 impl<H: Heuristic> Agent for Strong<H> {
     fn name(&self) -> String {
+        let late = match self.config.late {
+            Some(late) => format!(
+                ", from {} cprob {} depth {}",
+                late.from_tile, late.probability_cutoff, late.max_depth
+            ),
+            None => String::new(),
+        };
         format!(
-            "strong expectimax (cprob {}, {} threads)",
+            "strong expectimax (cprob {}, {} threads{late})",
             self.config.probability_cutoff, self.config.threads
         )
     }
@@ -528,6 +610,42 @@ mod tests {
         let varied: Board = "2 4 8 16/32 64 128 256/512 0 0 0/0 0 0 0".parse().unwrap();
         assert_eq!(config.depth_for(varied), 8);
         assert_eq!(StrongConfig { max_depth: 5, ..config }.depth_for(varied), 5);
+    }
+
+    /// A late setting applies from its tile on (its cut-off and its cap), and the search on a
+    /// late board is the search of the late setting alone; before it, the plain one.
+    #[test]
+    fn strong_switches_to_the_late_setting_at_its_tile() {
+        let late = LateSearch { from_tile: 512, probability_cutoff: 0.05, max_depth: 2 };
+        let plain =
+            StrongConfig { probability_cutoff: 0.01, max_depth: 3, threads: 1, ..StrongConfig::default() };
+        let switching = StrongConfig { late: Some(late), ..plain };
+        let as_late = StrongConfig { probability_cutoff: 0.05, max_depth: 2, ..plain };
+        let early: Board = "2 4 8 0/0 4 16 0/0 2 256 0/0 0 0 2".parse().unwrap();
+        let at_tile: Board = "2 4 8 0/0 4 16 0/0 2 512 0/0 0 0 2".parse().unwrap();
+        assert_eq!(switching.setting_for(early), (0.01, 3));
+        assert_eq!(switching.setting_for(at_tile), (0.05, 2));
+        let search = |config: StrongConfig, board| {
+            let result = Strong::new(config, Sum).search(board);
+            (result.best_move, result.value.to_bits(), result.stats.nodes)
+        };
+        assert_eq!(search(switching, early), search(plain, early));
+        assert_eq!(search(switching, at_tile), search(as_late, at_tile));
+        assert_ne!(search(plain, at_tile).2, search(as_late, at_tile).2, "the settings differ");
+        // Written and read back; bad text is refused with its reason.
+        assert_eq!(late.to_string().parse::<LateSearch>(), Ok(late));
+        for (bad, reason) in [
+            ("512,0.05", "three values"),
+            ("500,0.05,2", "power of two"),
+            ("2,0.05,2", "power of two"),
+            ("512,-1,2", "probability"),
+            ("512,0.05,0", "at least 1"),
+            ("512,0.05,x", "at least 1"),
+        ] {
+            let err = bad.parse::<LateSearch>().unwrap_err().to_string();
+            assert!(err.contains(reason) && err.contains(bad), "{bad}: {err}");
+        }
+        assert!(Strong::new(switching, Sum).name().contains("from 512"));
     }
 
     #[test]

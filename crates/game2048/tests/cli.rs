@@ -110,6 +110,13 @@ fn a_trained_network_plays_and_a_bad_file_is_refused() {
     let out = g2048(&["play", "--agent", "strong", "--downgrade", "16384"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("--network"), "{}", stderr(&out));
+    // A late setting plays, is in the replay line, and a bad one is a usage error.
+    let out = g2048(&[&args[..], &["--late", "64,0.1,1", "--seed", "2", "--max-moves", "30"]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("--late 64,0.1,1"), "{}", stdout(&out));
+    let out = g2048(&[&args[..], &["--late", "64,0.1"]].concat());
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("TILE,CUTOFF,DEPTH"), "{}", stderr(&out));
 
     std::fs::write(&path, b"garbage").unwrap();
     let out = g2048(&["best-move", "--board", "2 0 0 4/0 0 0 0/0 8 0 0/0 0 0 2", "--network", file]);

@@ -50,12 +50,16 @@ pub struct GamesConfig {
 
 /// Our players at the settings the evaluation uses: the strong search at nneonneo's settings,
 /// and, given a network file, the n-tuple network one ply deep, shallow (cut-off 0.01, 3 moves;
-/// also with the default tile downgrade) and deep (cut-off 0.001, 4 moves).
+/// also with the default tile downgrade) and deep (cut-off 0.001, 4 moves). Not the
+/// evaluation's `ntuple-strong-late`: it plays as the shallow one until its first 16384, which
+/// the bench's first moves never reach.
 pub fn default_players(network: Option<&Path>) -> Vec<(String, Player2048)> {
     let mut players = vec![("strong".to_string(), STRONG)];
     if let Some(path) = network {
         players.extend(
             ntuple_players(path, game2048::ntuple::Downgrade::default())
+                .into_iter()
+                .filter(|(name, _)| *name != "ntuple-strong-late")
                 .map(|(name, player)| (name.to_string(), player)),
         );
     }

@@ -7,7 +7,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use game2048::Rules;
 use game2048::agents::{
-    Agent, Greedy, RandomAgent, SeedConfig, SeedExpectimax, SeedMinimax, Strong, StrongConfig,
+    Agent, Greedy, LateSearch, RandomAgent, SeedConfig, SeedExpectimax, SeedMinimax, Strong, StrongConfig,
 };
 use game2048::heuristics::{LineTable, SeedHeuristic};
 use game2048::ntuple::{Downgrade, Downgrading, NTupleNetwork};
@@ -48,8 +48,14 @@ pub enum Player2048 {
     /// One ply with an n-tuple network (a file of `cargo xtask train-2048`).
     NTupleGreedy { network: PathBuf },
     /// The strong expectimax with an n-tuple network, on one thread, valuing boards through a
-    /// tile downgrade when one is given.
-    NTupleStrong { network: PathBuf, cprob: f64, max_depth: u32, downgrade: Option<Downgrade> },
+    /// tile downgrade when one is given, and searching late boards with `late` when given.
+    NTupleStrong {
+        network: PathBuf,
+        cprob: f64,
+        max_depth: u32,
+        downgrade: Option<Downgrade>,
+        late: Option<LateSearch>,
+    },
 }
 
 /// One row of the 2048 evaluation: a player and the game's stopping rules.
@@ -67,10 +73,11 @@ impl Player2048 {
     /// The agent this describes, on one thread.
     pub fn agent(&self) -> Box<dyn Agent> {
         let network = |path: &Path| load_network(path).expect("the eval loads every network before it plays");
-        let strong_config = |cprob, max_depth| StrongConfig {
+        let strong_config = |cprob, max_depth, late| StrongConfig {
             probability_cutoff: cprob,
             max_depth,
             threads: 1,
+            late,
             ..StrongConfig::default()
         };
         match *self {
@@ -83,15 +90,21 @@ impl Player2048 {
                 Box::new(SeedExpectimax::new(SeedConfig::original(depth), heuristic))
             }
             Player2048::Strong { cprob, max_depth } => {
-                Box::new(Strong::new(strong_config(cprob, max_depth), LineTable::default()))
+                Box::new(Strong::new(strong_config(cprob, max_depth, None), LineTable::default()))
             }
             Player2048::NTupleGreedy { network: ref path } => Box::new(Greedy::new(network(path))),
-            Player2048::NTupleStrong { network: ref path, cprob, max_depth, downgrade: None } => {
-                Box::new(Strong::new(strong_config(cprob, max_depth), network(path)))
+            Player2048::NTupleStrong { network: ref path, cprob, max_depth, downgrade: None, late } => {
+                Box::new(Strong::new(strong_config(cprob, max_depth, late), network(path)))
             }
-            Player2048::NTupleStrong { network: ref path, cprob, max_depth, downgrade: Some(downgrade) } => {
+            Player2048::NTupleStrong {
+                network: ref path,
+                cprob,
+                max_depth,
+                downgrade: Some(downgrade),
+                late,
+            } => {
                 let heuristic = Downgrading::new(network(path), downgrade);
-                Box::new(Strong::new(strong_config(cprob, max_depth), heuristic))
+                Box::new(Strong::new(strong_config(cprob, max_depth, late), heuristic))
             }
         }
     }
@@ -144,13 +157,16 @@ impl Player2048 {
                 format!("--agent strong --cprob {cprob} --max-depth {max_depth} --threads 1")
             }
             Player2048::NTupleGreedy { network } => format!("--agent greedy --network {}", network.display()),
-            Player2048::NTupleStrong { network, cprob, max_depth, downgrade } => {
+            Player2048::NTupleStrong { network, cprob, max_depth, downgrade, late } => {
                 let mut flags = format!(
                     "--agent strong --network {} --cprob {cprob} --max-depth {max_depth} --threads 1",
                     network.display()
                 );
                 if let Some(downgrade) = downgrade {
                     flags += &format!(" --downgrade {downgrade}");
+                }
+                if let Some(late) = late {
+                    flags += &format!(" --late {late}");
                 }
                 flags
             }
@@ -210,6 +226,9 @@ impl Row2048 {
         if let Player2048::NTupleStrong { downgrade: Some(downgrade), .. } = self.player {
             settings.insert("downgrade".into(), downgrade.to_string());
         }
+        if let Player2048::NTupleStrong { late: Some(late), .. } = self.player {
+            settings.insert("late".into(), late.to_string());
+        }
         settings
     }
 
@@ -244,34 +263,42 @@ pub const STRONG: Player2048 = Player2048::Strong { cprob: 1e-4, max_depth: 12 }
 /// The players over an n-tuple network that the evaluation's rows and `bench-2048 --games`
 /// play, with their names: one ply (`ntuple-greedy`), the strong search at a shallow setting
 /// (`ntuple-strong`: cut-off 0.01, at most 3 moves deep), the same valuing boards through
-/// `downgrade` (`ntuple-strong-dg`, see [`Downgrade`]) and a deeper one (`ntuple-deep`:
-/// cut-off 0.001, at most 4). At cut-off 0.01 the probabilities stop the search after about
-/// three moves whatever the depth cap, so the deeper one lowers the cut-off too.
-pub fn ntuple_players(network: &Path, downgrade: Downgrade) -> [(&'static str, Player2048); 4] {
+/// `downgrade` (`ntuple-strong-dg`, see [`Downgrade`]), a deeper one (`ntuple-deep`:
+/// cut-off 0.001, at most 4) and the shallow one that searches as the deep one from its first
+/// 16384 on (`ntuple-strong-late`, see [`LATE`]). At cut-off 0.01 the probabilities stop the
+/// search after about three moves whatever the depth cap, so the deeper one lowers the cut-off
+/// too.
+pub fn ntuple_players(network: &Path, downgrade: Downgrade) -> [(&'static str, Player2048); 5] {
     let network = network.to_path_buf();
-    let strong = |cprob, max_depth, downgrade| Player2048::NTupleStrong {
+    let strong = |cprob, max_depth, downgrade, late| Player2048::NTupleStrong {
         network: network.clone(),
         cprob,
         max_depth,
         downgrade,
+        late,
     };
     [
         ("ntuple-greedy", Player2048::NTupleGreedy { network: network.clone() }),
-        ("ntuple-strong", strong(0.01, 3, None)),
-        ("ntuple-strong-dg", strong(0.01, 3, Some(downgrade))),
-        ("ntuple-deep", strong(0.001, 4, None)),
+        ("ntuple-strong", strong(0.01, 3, None, None)),
+        ("ntuple-strong-dg", strong(0.01, 3, Some(downgrade), None)),
+        ("ntuple-deep", strong(0.001, 4, None, None)),
+        ("ntuple-strong-late", strong(0.01, 3, None, Some(LATE))),
     ]
 }
+
+/// The late setting of the `ntuple-strong-late` rows: the deep row's cut-off and depth from the
+/// first 16384 on (docs/ntuple.md, "Snapshots").
+pub const LATE: LateSearch = LateSearch { from_tile: 16384, probability_cutoff: 0.001, max_depth: 4 };
 
 /// The 2048 rows: the seed document's three tiers (minimax at depth 4 for every heuristic; both
 /// agents at depth 4; expectimax at 5 and minimax at 6), then rows beyond the seed (baselines,
 /// the strong agent to 2048, and the strong agent playing on to the end).
 ///
-/// With `network` (a file of `cargo xtask train-2048`), four more rows play on to the end with
+/// With `network` (a file of `cargo xtask train-2048`), five more rows play on to the end with
 /// it: one ply (`ntuple-greedy-play-on`), the strong search at a shallow setting
 /// (`ntuple-strong-play-on`: cut-off 0.01, at most 3 moves deep), the same through `downgrade`
-/// (`ntuple-strong-dg-play-on`) and a deeper one (`ntuple-deep-play-on`: cut-off 0.001, at
-/// most 4).
+/// (`ntuple-strong-dg-play-on`), a deeper one (`ntuple-deep-play-on`: cut-off 0.001, at
+/// most 4) and the shallow one deep from its first 16384 on (`ntuple-strong-late-play-on`).
 ///
 /// `quick` keeps every row but plays at reduced depth, and the play-on rows stop after 300 moves.
 pub fn rows_2048(quick: bool, network: Option<&Path>, downgrade: Downgrade) -> Vec<Row> {
@@ -327,11 +354,11 @@ pub fn rows_2048(quick: bool, network: Option<&Path>, downgrade: Downgrade) -> V
     let fast = if quick { Player2048::Strong { cprob: 0.05, max_depth: 3 } } else { STRONG_FAST };
     rows.push(row(3, format!("{prefix}strong-fast-play-on"), games(10), fast, None));
     if let Some(path) = network {
-        for ((name, player), n) in ntuple_players(path, downgrade).into_iter().zip([100, 50, 50, 50]) {
+        for ((name, player), n) in ntuple_players(path, downgrade).into_iter().zip([100, 50, 50, 50, 50]) {
             // The deep row is about a tenth of the shallow one's speed: --quick plays it shallow.
             let player = match player {
-                Player2048::NTupleStrong { network, cprob: 0.001, downgrade, .. } if quick => {
-                    Player2048::NTupleStrong { network, cprob: 0.05, max_depth: 3, downgrade }
+                Player2048::NTupleStrong { network, cprob: 0.001, downgrade, late, .. } if quick => {
+                    Player2048::NTupleStrong { network, cprob: 0.05, max_depth: 3, downgrade, late }
                 }
                 player => player,
             };
@@ -418,7 +445,7 @@ mod tests {
     }
 
     #[test]
-    fn a_network_adds_four_play_on_rows_that_replay_with_it() {
+    fn a_network_adds_five_play_on_rows_that_replay_with_it() {
         use game2048::ntuple::{Shape, TrainConfig};
         let dir = std::env::temp_dir().join(format!("tiers-network-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
@@ -430,9 +457,13 @@ mod tests {
         let plain = rows_2048(true, None, Downgrade::default()).len();
         let downgrade: Downgrade = "8192,512,1.5".parse().unwrap();
         let rows = rows_2048(true, Some(&path), downgrade);
-        assert_eq!(rows.len(), plain + 4);
+        assert_eq!(rows.len(), plain + 5);
         let ntuple: Vec<&Row> = rows.iter().filter(|r| r.id.contains("ntuple")).collect();
-        assert_eq!(ntuple.len(), 4);
+        assert_eq!(ntuple.len(), 5);
+        let late = ntuple.iter().find(|r| r.id == "quick-ntuple-strong-late-play-on").expect("the late row");
+        let line = late.run(0, 5);
+        assert!(line.replay.contains("--late 16384,0.001,4"), "{}", line.replay);
+        assert_eq!(line.settings.get("late").map(String::as_str), Some("16384,0.001,4"));
         let dg =
             ntuple.iter().find(|r| r.id == "quick-ntuple-strong-dg-play-on").expect("the downgrading row");
         let line = dg.run(0, 5);

@@ -120,6 +120,10 @@ struct AgentArgs {
     /// Strong agent: the most player moves to look ahead.
     #[arg(long, default_value_t = 12)]
     max_depth: u32,
+    /// Strong agent: another cut-off and depth cap from the first board with a tile on,
+    /// `TILE,CUTOFF,DEPTH` (e.g. 16384,0.001,4; see `game2048::agents::LateSearch`).
+    #[arg(long, value_name = "TILE,CUTOFF,DEPTH")]
+    late: Option<game2048::agents::LateSearch>,
 }
 
 /// Why a command failed: bad arguments (exit code 2, like clap's own) or a refused request
@@ -170,6 +174,7 @@ fn agent(args: &AgentArgs, seed: u64) -> Result<Box<dyn Agent>, Failure> {
                 probability_cutoff: args.cprob,
                 threads,
                 max_depth: args.max_depth,
+                late: args.late,
                 ..StrongConfig::default()
             };
             Box::new(Strong::new(config, h))
@@ -258,6 +263,9 @@ fn replay_flags(args: &AgentArgs) -> String {
     if args.agent == AgentKind::Strong {
         flags +=
             &format!(" --cprob {} --threads {} --max-depth {}", args.cprob, args.threads, args.max_depth);
+        if let Some(late) = args.late {
+            flags += &format!(" --late {late}");
+        }
     }
     flags
 }
