@@ -135,6 +135,36 @@ pub fn parse_positions(text: &str) -> Result<Vec<SolvePosition>, PositionsError>
     Ok(positions)
 }
 
+/// The children of each position: one for every empty cell, in cell order (row by row),
+/// named `NAME+CELL`, with the cell played by the side to move; a cell that connects at once
+/// is left out (the game is over there, nothing to solve). Solving the children of a position
+/// with both engines shows where one engine spends its time, move by move: a position whose
+/// total is far apart breaks into children that are close and one or two that are not.
+pub fn children(positions: &[SolvePosition]) -> Vec<SolvePosition> {
+    let mut out = Vec::new();
+    for parent in positions {
+        let (position, _) = hex::play_moves(u32::from(parent.size), parent.moves.iter().map(String::as_str))
+            .expect("a parsed position replays");
+        for cell in position.board().cells() {
+            let Ok(child) = position.play(HexMove::Place(cell)) else { continue };
+            if child.winner().is_some() {
+                continue;
+            }
+            let name = move_name(HexMove::Place(cell));
+            let mut moves = parent.moves.clone();
+            moves.push(name.clone());
+            out.push(SolvePosition {
+                name: format!("{}+{name}", parent.name),
+                size: parent.size,
+                moves,
+                to_move: child.to_move(),
+                line: parent.line,
+            });
+        }
+    }
+    out
+}
+
 /// Reads and parses a positions file.
 pub fn read_positions(path: &Path) -> Result<Vec<SolvePosition>, PositionsError> {
     let text = std::fs::read_to_string(path)
@@ -183,6 +213,8 @@ pub struct SolveVsConfig {
     pub positions: PathBuf,
     /// Only these positions, by name (all when empty).
     pub only: Vec<String>,
+    /// Solve every child of each position (see [`children`]) instead of the position.
+    pub children: bool,
     /// The solve command's limit per position and engine.
     pub timeout: Option<Duration>,
     /// The output folder, created if needed.
@@ -603,6 +635,9 @@ pub fn run(config: &SolveVsConfig) -> Result<bool, SolveVsError> {
         }
         positions.retain(|p| config.only.contains(&p.name));
     }
+    if config.children {
+        positions = children(&positions);
+    }
     std::fs::create_dir_all(&config.out)
         .map_err(|source| SolveVsError::Output { path: config.out.clone(), source })?;
     let results = config.out.join(RESULTS_FILE);
@@ -800,6 +835,33 @@ mod tests {
             "refused: unknown: the solver reached its time limit"
         );
         assert!(parse_response("black").is_none());
+    }
+
+    #[test]
+    fn children_are_every_empty_cell_but_a_winning_one() {
+        let positions = parse_positions("p 3 b2 a1\nq 2 a1 b1\n").unwrap();
+        let kids = children(&positions);
+        // 3x3 after b2 a1: seven empty cells, none connects Black at once.
+        let p: Vec<_> = kids.iter().filter(|k| k.name.starts_with("p+")).collect();
+        assert_eq!(p.len(), 7);
+        assert_eq!(p[0].name, "p+b1");
+        assert_eq!(p[0].moves, ["b2", "a1", "b1"]);
+        assert_eq!(p[0].to_move, Color::White);
+        assert_eq!(p[0].size, 3);
+        // 2x2 after a1 b1, Black to move: a2 connects a1 to the bottom (left out), b2 does not.
+        let q: Vec<_> = kids.iter().filter(|k| k.name.starts_with("q+")).map(|k| k.name.as_str()).collect();
+        assert_eq!(q, ["q+b2"]);
+        // Every child parses back as a position of its own.
+        let text: String =
+            kids.iter().map(|k| format!("{} {} {}\n", k.name, k.size, k.moves.join(" "))).collect();
+        assert_eq!(
+            parse_positions(&text).unwrap(),
+            kids.iter()
+                .map(|k| SolvePosition { line: 0, ..k.clone() })
+                .zip(1..)
+                .map(|(k, line)| SolvePosition { line, ..k })
+                .collect::<Vec<_>>()
+        );
     }
 
     #[test]

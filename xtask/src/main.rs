@@ -225,6 +225,11 @@ enum Task {
         /// Run only these positions, by name, comma-separated.
         #[arg(long, value_delimiter = ',', value_name = "NAME,...")]
         only: Vec<String>,
+        /// Solve every child of each position instead (one row per empty cell, named
+        /// NAME+CELL, the cell played by the side to move): shows move by move where the
+        /// engines' times part.
+        #[arg(long)]
+        children: bool,
         /// Seconds a solve command may take; the engine is then killed and the row says timeout.
         #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
         timeout: Option<f64>,
@@ -650,6 +655,7 @@ fn main() -> ExitCode {
             ours_solve,
             theirs_solve,
             only,
+            children,
             timeout,
             out,
             engine_stderr,
@@ -669,6 +675,7 @@ fn main() -> ExitCode {
                 }),
                 positions,
                 only,
+                children,
                 timeout: timeout.map(std::time::Duration::from_secs_f64),
                 out: out.unwrap_or_else(|| {
                     workspace_root().join("target").join("eval").join(format!("solve-vs-{}", timestamp()))

@@ -42,6 +42,7 @@
 //! | `time_left [c [s]]` | both clocks as `Black: s, White: s`; `c`'s seconds left; with `s`, sets `c`'s clock (GTP's `time_left c s stones` too) |
 //! | `all_legal_moves` | the legal moves, space-separated |
 //! | `solve-state [c]` | `black` or `white`: who wins with perfect play, `c` (if given) to move; `? unknown: …` past the solver's time limit (`param_solver`) |
+//! | `vc-between-cells-full c x y`, `vc-between-cells-semi c x y` | the virtual (semi-) connections the solver's H-search finds between `x` and `y` (cells, or `c`'s edges `north`/`south`, `west`/`east`) for colour `c`, one a line: `[d3 c4]`, `c4 [c4 d4 c5]` (boards up to 10×10; Benzene's commands of the same names, to set the two engines' connections side by side) |
 //! | `find-winning [c]` | every winning move of the side to move (or of `c`), space-separated in cell order; empty if none |
 //! | `param_hex [name value]` | the engine's settings: `player`, `time`, `depth`, `seed`, `knowledge`, `solver`, `priors` (below) |
 //! | `param_game [name value]` | the game's settings: `allow_swap` (`0` or `1`), `swap` (`keep` or `mirror`), `game_time` (seconds a side, 1800 as Benzene; only before the first move) |
@@ -124,7 +125,7 @@ use crate::mcts::{MctsConfig, MctsPlayer};
 use crate::notation::{NotationError, move_name, parse_move, showboard};
 use crate::player::{HexPlayer, RandomPlayer};
 use crate::players::{BridgesConfig, BridgesPlayer, CoolcowPlayer, MadeupConfig, MadeupPlayer, SearchConfig};
-use crate::solver::{Solver, SolverConfig, Verdict};
+use crate::solver::{Endpoint, Solver, SolverConfig, Verdict};
 use crate::strong::{StrongConfig, StrongPlayer};
 
 /// A command's handler: the engine and the command's arguments, giving the response's text or
@@ -205,6 +206,8 @@ const TABLE: &[(&str, Handler)] = &[
         }
         Ok(String::new())
     }),
+    ("vc-between-cells-full", |e, args| vc_between(&e.position, args, true)),
+    ("vc-between-cells-semi", |e, args| vc_between(&e.position, args, false)),
     ("version", |_, args| no_args(args).map(|()| env!("CARGO_PKG_VERSION").to_string())),
 ];
 
@@ -1101,6 +1104,51 @@ fn find_winning(position: &Position, config: SolverConfig) -> Result<String, Fai
     }
     let moves = Solver::new(config).winning_moves(position).map_err(|e| e.to_string())?;
     Ok(moves.into_iter().map(move_name).collect::<Vec<_>>().join(" "))
+}
+
+/// `vc-between-cells-full c x y` and `vc-between-cells-semi c x y`: what the solver's
+/// H-search finds between `x` and `y` for colour `c` on the game's position after the
+/// fill-in, one connection a line: a virtual connection as its carrier (`[d3 c4]`, `[]` for
+/// adjacent ends), a semi-connection as its key and carrier (`c4 [c4 d4 c5]`), cells in cell
+/// order. An end is a cell (a stone of `c`, its whole group, or an empty cell standing for a
+/// stone of `c`) or one of `c`'s edges: `north` and `south` for Black, `west` and `east` for
+/// White. No connection found is an empty answer.
+fn vc_between(position: &Position, args: &[&str], full: bool) -> Result<String, Failure> {
+    let [color, from, to] = exact(args)?;
+    let color = parse_color(color)?;
+    let end = |text: &str| -> Result<Endpoint, Failure> {
+        let edges = match color {
+            Color::Black => ["north", "south"],
+            Color::White => ["west", "east"],
+        };
+        let lower = text.to_ascii_lowercase();
+        if lower == edges[0] {
+            return Ok(Endpoint::First);
+        }
+        if lower == edges[1] {
+            return Ok(Endpoint::Second);
+        }
+        if ["north", "south", "west", "east"].contains(&lower.as_str()) {
+            return Err(format!("{text} is not one of {color}'s edges ({} and {})", edges[0], edges[1]));
+        }
+        match parse_move(text, position.size()).map_err(|e| e.to_string())? {
+            HexMove::Place(cell) => Ok(Endpoint::Cell(cell)),
+            HexMove::Swap => Err(format!("{text} is not a cell or an edge")),
+        }
+    };
+    let (from, to) = (end(from)?, end(to)?);
+    let found = Solver::new(SolverConfig { table_bits: 1, ..SolverConfig::default() })
+        .connections(position, color, from, to)
+        .map_err(|e| e.to_string())?;
+    let cells = |carrier: &[crate::board::Cell]| {
+        format!("[{}]", carrier.iter().map(ToString::to_string).collect::<Vec<_>>().join(" "))
+    };
+    let lines: Vec<String> = if full {
+        found.full.iter().map(|c| cells(c)).collect()
+    } else {
+        found.semi.iter().map(|s| format!("{} {}", s.key, cells(&s.carrier))).collect()
+    };
+    Ok(lines.join("\n"))
 }
 
 /// `b`, `black`, `w` or `white`, case-insensitive.

@@ -1115,3 +1115,43 @@ fn responses_parse_back() {
     assert_eq!(parse_response("=c3"), None);
     assert_eq!(parse_response(""), None);
 }
+
+/// `vc-between-cells-full` and `-semi`: H-search's connections between cells and edges, in
+/// the format the module docs give, with clear errors for ends that are no ends.
+#[test]
+fn connections_between_cells_and_edges() {
+    let mut e = engine_on(8);
+    for line in ["play b e4", "play w e5", "play b d6", "play w d5", "play b g3", "play w f4"] {
+        ok(&mut e, line);
+    }
+    // White's group d5-e5-f4 reaches the right edge round Black's g3: one 13-cell carrier,
+    // the same whichever stone of the group names it.
+    let carrier = "[h3 g4 h4 f5 g5 h5 e6 f6 g6 h6 f7 g7 h7]";
+    assert_eq!(ok(&mut e, "vc-between-cells-full white d5 east"), carrier);
+    assert_eq!(ok(&mut e, "vc-between-cells-full w f4 EAST"), carrier);
+    // Adjacent ends: a connection with an empty carrier.
+    assert_eq!(ok(&mut e, "vc-between-cells-full white e6 d5"), "[]");
+    // No VC between White's edges, only semi-connections, each a key inside its carrier.
+    assert_eq!(ok(&mut e, "vc-between-cells-full white west east"), "");
+    let semis = ok(&mut e, "vc-between-cells-semi white west east");
+    assert!(!semis.is_empty());
+    for line in semis.lines() {
+        let (key, carrier) = line.split_once(' ').expect("key and carrier");
+        let cells: Vec<&str> = carrier.trim_matches(['[', ']']).split(' ').collect();
+        assert!(cells.contains(&key), "{line}");
+    }
+    // Black's view of the same board: its edges are north and south.
+    assert!(!ok(&mut e, "vc-between-cells-full black e4 north").is_empty());
+    assert_eq!(
+        fails(&mut e, "vc-between-cells-full white north east"),
+        "north is not one of white's edges (west and east)"
+    );
+    assert_eq!(fails(&mut e, "vc-between-cells-full white e4 east"), "e4 holds a black stone");
+    assert_eq!(fails(&mut e, "vc-between-cells-semi white d5 f4"), "both ends are the same");
+    assert!(fails(&mut e, "vc-between-cells-full white z9 east").contains("off the 8x8 board"));
+    assert!(fails(&mut e, "vc-between-cells-full purple d5 east").contains("invalid color"));
+    assert!(fails(&mut e, "vc-between-cells-full white d5").contains("3 arguments"));
+    // The solver's board limit applies.
+    let mut big = engine_on(11);
+    assert!(fails(&mut big, "vc-between-cells-full black a1 north").contains("up to 10x10"));
+}

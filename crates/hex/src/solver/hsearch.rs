@@ -91,6 +91,9 @@ pub(crate) struct HSearch {
     or_suffix: [u128; SC_CAP + 1],
     work: u32,
     won: Option<u128>,
+    /// Whether a VC between the edges ends the build (inside the search, where nothing else
+    /// is needed then); [`HSearch::build_all`] runs to the end.
+    stop_at_win: bool,
 }
 
 impl std::fmt::Debug for HSearch {
@@ -118,12 +121,41 @@ impl HSearch {
             or_suffix: [0; SC_CAP + 1],
             work: 0,
             won: None,
+            stop_at_win: true,
         }
     }
 
     /// Builds `color`'s connections (stones `own`, `empty` cells) and says whether its edges
     /// are virtually connected.
     pub(crate) fn build(&mut self, geo: &Geometry, color: Color, own: u128, empty: u128) -> EdgeLink {
+        self.stop_at_win = true;
+        self.build_from_scratch(geo, color, own, empty)
+    }
+
+    /// [`HSearch::build`] without stopping at a VC between the edges, so that every pair's
+    /// lists are as complete as the rules and bounds make them ([`HSearch::between`]). The
+    /// side's stones must not connect its edges already (there are no nodes to list then).
+    pub(crate) fn build_all(&mut self, geo: &Geometry, color: Color, own: u128, empty: u128) {
+        self.stop_at_win = false;
+        self.build_from_scratch(geo, color, own, empty);
+    }
+
+    /// The node of a cell (an own stone's group, or an empty cell) after a build.
+    pub(crate) fn node(&self, bit: usize) -> usize {
+        usize::from(self.node_of[bit])
+    }
+
+    /// The VC carriers and the SCs (key bit, carrier) between nodes `a` and `b` after a build.
+    pub(crate) fn between(&self, a: usize, b: usize) -> (Vec<u128>, Vec<(usize, u128)>) {
+        let pair = self.index(a, b);
+        let full = self.vc[pair * VC_CAP..pair * VC_CAP + usize::from(self.vc_len[pair])].to_vec();
+        let semi = (0..usize::from(self.sc_len[pair]))
+            .map(|i| (usize::from(self.sc_key[pair * SC_CAP + i]), self.sc[pair * SC_CAP + i]))
+            .collect();
+        (full, semi)
+    }
+
+    fn build_from_scratch(&mut self, geo: &Geometry, color: Color, own: u128, empty: u128) -> EdgeLink {
         let [start, end] = geo.edges_of(color);
         let first = geo.flood(own & start, own);
         let second = geo.flood(own & end, own);
@@ -321,7 +353,7 @@ impl HSearch {
             self.adjacent[a] |= 1 << b;
             self.adjacent[b] |= 1 << a;
         }
-        if a.min(b) == 0 && a.max(b) == 1 {
+        if a.min(b) == 0 && a.max(b) == 1 && self.stop_at_win {
             self.won = Some(carrier);
         }
         self.queue.push((a as u8, b as u8, carrier));
@@ -493,6 +525,67 @@ mod tests {
             }
         }
         assert!(checked > 1000, "only {checked} connections checked");
+    }
+
+    /// Whether `own` (with `from` among them) joins `from` to `to` (a cell set: an edge's row,
+    /// or one cell) when the opponent moves first and both sides play only inside `carrier`.
+    fn joins_defending(geo: &Geometry, own: u128, from: u128, to: u128, carrier: u128) -> bool {
+        if geo.flood(from, own) & to != 0 {
+            return true;
+        }
+        bits(carrier).all(|taken| {
+            let left = carrier & !(1 << taken);
+            bits(left).any(|answer| joins_defending(geo, own | 1 << answer, from, to, left & !(1 << answer)))
+        })
+    }
+
+    /// `build_all` keeps going past a connection between the edges, and every VC it lists
+    /// between a cell (a group, or an empty cell taken by the side) and an edge or another
+    /// cell holds on its carrier by brute force, on random positions of 3x3 to 5x5.
+    #[test]
+    fn connections_between_any_two_ends_hold_on_their_carriers() {
+        use super::super::brute::RandomStones;
+        let mut random = RandomStones::new(99);
+        let mut h = HSearch::new();
+        let mut checked = 0;
+        for n in 3..=5u8 {
+            let geo = Geometry::new(n);
+            for _ in 0..150 {
+                let stones = random.position(&geo);
+                let empty = geo.cells & !stones[0] & !stones[1];
+                for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
+                    if geo.connects(color, stones[i]) {
+                        continue;
+                    }
+                    h.build_all(&geo, color, stones[i], empty);
+                    let ends: Vec<usize> = bits(stones[i] | empty).collect();
+                    for &a in &ends {
+                        let targets = geo.edges_of(color).into_iter().enumerate();
+                        let cells = ends.iter().filter(|&&b| b > a).map(|&b| (usize::MAX - b, 1u128 << b));
+                        for (target, to) in targets.chain(cells) {
+                            let y = if target < 2 { target } else { h.node(usize::MAX - target) };
+                            let x = h.node(a);
+                            if x == y {
+                                continue;
+                            }
+                            let own = stones[i] | 1 << a | if target < 2 { 0 } else { to };
+                            for carrier in h.between(x, y).0 {
+                                if carrier.count_ones() > 9 {
+                                    continue;
+                                }
+                                assert_eq!(carrier & own, 0, "a carrier holds no stone of the side");
+                                checked += 1;
+                                assert!(
+                                    joins_defending(&geo, own, 1 << a, to, carrier),
+                                    "{n} {color:?} {stones:?}: {a} to {target} carrier {carrier:x}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 2000, "only {checked} connections checked");
     }
 
     #[test]

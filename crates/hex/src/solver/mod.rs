@@ -82,6 +82,7 @@
 #[cfg(test)]
 mod brute;
 mod check;
+mod connections;
 mod geometry;
 mod hsearch;
 mod openings;
@@ -94,6 +95,7 @@ use std::time::{Duration, Instant};
 use thiserror::Error;
 
 pub use check::{CheckedProof, StrategyError, check_solver, check_strategy};
+pub use connections::{ConnectionError, Connections, Endpoint, Semi};
 pub use geometry::MAX_SOLVER_SIZE;
 pub use openings::{Opening, OpeningMap};
 
@@ -678,12 +680,20 @@ impl Solver {
         if let Some(winner) = position.winner() {
             return Err(SolveError::GameOver(winner));
         }
+        let stones = self.stones(position)?;
+        if position.can_swap() {
+            return Err(SolveError::SwapAvailable);
+        }
+        let geo = self.geometry.as_ref().expect("stones builds the geometry");
+        Ok(self.keys.state(geo, stones, position.to_move()))
+    }
+
+    /// The stones of `position` in the solver's layout (Black's, then White's), rebuilding
+    /// the geometry for a new board size.
+    fn stones(&mut self, position: &Position) -> Result<[u128; 2], SolveError> {
         let size = position.size();
         if size > MAX_SOLVER_SIZE {
             return Err(SolveError::TooLarge(size));
-        }
-        if position.can_swap() {
-            return Err(SolveError::SwapAvailable);
         }
         if self.geometry.as_ref().is_none_or(|g| g.size != size) {
             self.geometry = Some(Geometry::new(size));
@@ -695,7 +705,7 @@ impl Solver {
                 stones[usize::from(color.index())] |= geo.bit(cell);
             }
         }
-        Ok(self.keys.state(geo, stones, position.to_move()))
+        Ok(stones)
     }
 
     /// This call's limits, counted from `started`.
