@@ -251,8 +251,7 @@ impl HSearch {
     /// side's edge `edge` (0 first, 1 second).
     #[cfg(test)]
     fn to_edge(&self, cell: usize, edge: usize) -> Vec<u128> {
-        let pair = self.index(usize::from(self.node_of[cell]), edge);
-        self.vc[pair * VC_CAP..pair * VC_CAP + usize::from(self.vc_len[pair])].to_vec()
+        self.between(self.node(cell), edge).0
     }
 
     /// The AND rule over every new VC until none is left (or the work bound is reached).
