@@ -32,6 +32,11 @@ impl RandomStones {
         RandomStones(seed.max(1))
     }
 
+    /// A number below `n`.
+    pub(super) fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
     fn next(&mut self) -> u64 {
         // xorshift64
         self.0 ^= self.0 << 13;

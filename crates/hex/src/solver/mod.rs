@@ -214,8 +214,9 @@ impl Verdict {
 /// ```
 /// use hex::solver::SolverStats;
 /// let mut total = SolverStats::default();
-/// total += SolverStats { nodes: 3, table_hits: 1, time: std::time::Duration::from_millis(2) };
-/// assert_eq!(total.nodes, 3);
+/// total += SolverStats { nodes: 3, table_hits: 1, ..SolverStats::default() };
+/// total += SolverStats { nodes: 2, builds: 1, ..SolverStats::default() };
+/// assert_eq!((total.nodes, total.builds), (5, 1));
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SolverStats {
@@ -223,6 +224,10 @@ pub struct SolverStats {
     pub nodes: u64,
     /// Positions answered by the transposition table.
     pub table_hits: u64,
+    /// Builds of the opponent's connections by H-search (one per new position searched).
+    pub builds: u64,
+    /// Of those, the builds that started from a saved build of an ancestor's position.
+    pub incremental_builds: u64,
     /// Wall-clock time.
     pub time: Duration,
 }
@@ -232,6 +237,8 @@ impl std::ops::AddAssign for SolverStats {
     fn add_assign(&mut self, rhs: SolverStats) {
         self.nodes += rhs.nodes;
         self.table_hits += rhs.table_hits;
+        self.builds += rhs.builds;
+        self.incremental_builds += rhs.incremental_builds;
         self.time += rhs.time;
     }
 }
@@ -438,6 +445,7 @@ impl Solver {
                             stats: SolverStats::default(),
                             aborted: None,
                             shared: Some(shared),
+                            depth: 0,
                         };
                         let outcome = search.search(state);
                         shared.stop.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -725,6 +733,7 @@ impl Solver {
             stats: SolverStats::default(),
             aborted: None,
             shared: None,
+            depth: 0,
         }
     }
 }

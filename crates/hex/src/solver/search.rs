@@ -168,6 +168,9 @@ pub(crate) struct Search<'a> {
     pub(crate) aborted: Option<Limit>,
     /// What the threads of a parallel search share besides the table; `None` alone.
     pub(crate) shared: Option<&'a Shared>,
+    /// How many moves below the root the node being searched is (H-search keeps its builds by
+    /// depth, to start the next ones from).
+    pub(crate) depth: usize,
 }
 
 /// The threads of one parallel search: the table is shared too (see [`Table`]), and each
@@ -413,7 +416,9 @@ impl Search<'_> {
             if let Some(shared) = self.shared {
                 shared.counter(child_state.hash).fetch_add(1, Ordering::Relaxed);
             }
+            self.depth += 1;
             children[best].value = self.mid(&child_state, child_th_phi, child_th_delta);
+            self.depth -= 1;
             if let Some(shared) = self.shared {
                 shared.counter(child_state.hash).fetch_sub(1, Ordering::Relaxed);
             }
@@ -515,7 +520,10 @@ impl Search<'_> {
         if let Some(h) = self.hsearch.as_deref_mut() {
             // The opponent's connections first: when they prove a loss, the mover cannot have
             // a winning semi-connection, and its build is saved.
-            if let EdgeLink::Virtual(carrier) = h.build(geo, opp, other, empty) {
+            let link = h.build_at(geo, opp, other, empty, self.depth);
+            self.stats.builds += 1;
+            self.stats.incremental_builds += u64::from(h.last_incremental);
+            if let EdgeLink::Virtual(carrier) = link {
                 return Quick::Solved(Value::loss(carrier));
             }
             for (_, carrier) in h.edge_semis() {
@@ -802,6 +810,7 @@ mod template_search {
             stats: SolverStats::default(),
             aborted: None,
             shared: None,
+            depth: 0,
         };
         search.search(&keys.state(geo, stones, Color::White))
     }
