@@ -27,6 +27,11 @@
 //! eighteen 7x7 positions; eight VCs did as well as sixteen, and four took 25% more nodes. So the search can miss connections but never invents one;
 //! and it is not a true fixpoint: a build of a position with fewer empty cells can find a
 //! connection that a build with more missed.
+//!
+//! Inside the search, builds are incremental ([`HSearch::build_at`]): a position's build starts
+//! from the saved build of the same side two or four plies up, keeps what the new stones leave
+//! standing and applies the rules only from what they changed. That took a third less time on
+//! 7x7 and 8x8 positions (see `docs/benzene.md`).
 
 use super::geometry::{Geometry, bits};
 use crate::board::Color;
