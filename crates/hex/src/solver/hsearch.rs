@@ -96,7 +96,7 @@ pub(crate) enum EdgeLink {
 }
 
 /// The connection tables of one build, kept between builds so the memory is reused. The
-/// lists of the pair (a, b), a < b, sit at `b * (b - 1) / 2 + a`: lengths in one array and carriers in
+/// lists of the pair (a, b), a < b, sit at `a * n + b`: lengths in one array and carriers in
 /// another, so a new build only clears the lengths.
 ///
 /// Aligned to 128 bytes (two cache lines, as the CPU fetches them in pairs) because the
@@ -307,16 +307,15 @@ impl HSearch {
             n += 1;
         }
         self.n = n;
-        let pairs = n * (n - 1) / 2;
-        if self.vc_len.len() < pairs {
-            self.vc_len.resize(pairs, 0);
-            self.vc.resize(pairs * VC_CAP, 0);
-            self.sc_len.resize(pairs, 0);
-            self.sc.resize(pairs * SC_CAP, 0);
-            self.sc_key.resize(pairs * SC_CAP, 0);
+        if self.vc_len.len() < n * n {
+            self.vc_len.resize(n * n, 0);
+            self.vc.resize(n * n * VC_CAP, 0);
+            self.sc_len.resize(n * n, 0);
+            self.sc.resize(n * n * SC_CAP, 0);
+            self.sc_key.resize(n * n * SC_CAP, 0);
         }
-        self.vc_len[..pairs].fill(0);
-        self.sc_len[..pairs].fill(0);
+        self.vc_len[..n * n].fill(0);
+        self.sc_len[..n * n].fill(0);
         self.linked[..n].fill(0);
         self.adjacent[..n].fill(0);
         self.queue.clear();
@@ -465,9 +464,9 @@ impl HSearch {
         s.scs.clear();
         s.sc_ends.clear();
         let n = self.n;
-        for b in 1..n {
-            for a in 0..b {
-                let pair = b * (b - 1) / 2 + a;
+        for a in 0..n {
+            for b in a + 1..n {
+                let pair = a * n + b;
                 let (ra, rb) = (self.rep[a], self.rep[b]);
                 let vcs = usize::from(self.vc_len[pair]);
                 s.vcs.extend_from_slice(&self.vc[pair * VC_CAP..pair * VC_CAP + vcs]);
@@ -482,8 +481,8 @@ impl HSearch {
 
     /// The SCs between the edges found by the last build: (key cell, carrier with the key).
     pub(crate) fn edge_semis(&self) -> impl Iterator<Item = (usize, u128)> + '_ {
-        // The pair (0, 1) is at index 0.
-        (0..usize::from(self.sc_len[0])).map(|i| (usize::from(self.sc_key[i]), self.sc[i]))
+        // The pair (0, 1) is at index 1.
+        (0..usize::from(self.sc_len[1])).map(|i| (usize::from(self.sc_key[SC_CAP + i]), self.sc[SC_CAP + i]))
     }
 
     /// The VC carriers found between the node of `cell` (an empty cell or a stone) and the
@@ -539,10 +538,7 @@ impl HSearch {
     }
 
     fn index(&self, a: usize, b: usize) -> usize {
-        // The pairs of node b, one for each node below it, follow those of the nodes below b:
-        // half the memory of a square table, so more of it stays in the caches.
-        let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-        hi * (hi - 1) / 2 + lo
+        if a < b { a * self.n + b } else { b * self.n + a }
     }
 
     /// Adds VC(a, b, carrier) unless a kept one's carrier is a subset; drops kept VCs and SCs
