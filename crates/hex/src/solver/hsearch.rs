@@ -58,13 +58,15 @@ const MAX_WORK: u32 = 200_000;
 const EDGE_ENDS: [u8; 2] = [128, 129];
 
 /// Builds kept per search depth for later builds to start from (see [`HSearch::build_at`]).
-/// On seven 7x7 and 8x8 positions, 8 took 97 s, 32 took 74 s and 128 took 68 s against 110 s
-/// without incremental builds; each costs about 40 KB, so 32 keep a search 64 plies deep
-/// within 80 MB.
+/// On seven 7x7 and 8x8 positions, with bases two or four plies up, 8 took 77 s, 32 took 74 s
+/// and 128 took 68 s, against 110 s without incremental builds; each costs about 40 KB, so 32
+/// keep a search 64 plies deep within 80 MB.
 const SAVED_WAYS: usize = 32;
 
 /// How many plies up a build looks for a saved build of the same side: two (the grandparent)
-/// and four. Two alone took 97 s on the positions above (8 ways), four 77 s, eight 76 s.
+/// and four. On the positions above, two alone took 97 s (8 ways) and 79 s (32 ways), two or
+/// four 77 s (8) and 74 s (32), two to eight 76 s (32): a base further up keeps fewer of the
+/// connections a build from nothing would find.
 const BASE_PLIES: usize = 4;
 
 /// One build's connections, kept so that a later build on a position with more stones can
