@@ -249,13 +249,10 @@ impl HSearch {
             self.seed(geo, color, own, empty);
             self.run();
         }
-        match self.won {
-            Some(carrier) => EdgeLink::Virtual(carrier),
-            None => {
-                self.save(depth, geo.size, color, own, other);
-                EdgeLink::Semis
-            }
+        if self.won.is_none() {
+            self.save(depth, geo.size, color, own, other);
         }
+        self.link()
     }
 
     fn build_from_scratch(&mut self, geo: &Geometry, color: Color, own: u128, empty: u128) -> EdgeLink {
@@ -264,6 +261,11 @@ impl HSearch {
         }
         self.seed(geo, color, own, empty);
         self.run();
+        self.link()
+    }
+
+    /// What the last build found between the edges.
+    fn link(&self) -> EdgeLink {
         match self.won {
             Some(carrier) => EdgeLink::Virtual(carrier),
             None => EdgeLink::Semis,
