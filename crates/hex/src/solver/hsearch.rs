@@ -46,8 +46,15 @@ const SC_CAP: usize = 64;
 /// The most SCs one OR combines.
 const MAX_ORS: u32 = 4;
 
-/// The most VCs one new SC makes by the OR rule.
-const MAX_OR_RESULTS: usize = 8;
+/// The most VCs one new SC makes by the OR rule: sets of SCs whose union no kept VC of the
+/// pair (nor an earlier set) already covers.
+const MAX_OR_RESULTS: usize = 32;
+
+/// How many SCs one OR may look at, over all the sets it tries, before it stops with what it
+/// found. Without a budget, 32 results took as long as 8 (the search enumerates the sets to
+/// the end); with 100 steps, on the file's 8x8 openings a1, b2 and c3 the search took 35, 175
+/// and 125 s against 76, 190 and 164 s with 8 results and no budget (see `docs/benzene.md`).
+const OR_STEPS: u32 = 100;
 
 /// How many AND combinations one build may try before it stops where it is (the fixpoint is
 /// not needed for soundness: what was found holds).
@@ -661,7 +668,8 @@ impl HSearch {
         }
         let mut found = [0u128; MAX_OR_RESULTS];
         let mut n_found = 0;
-        let sets = OrSets { others: &others[..count], suffix: &suffix[..=count] };
+        let known = &self.vc[pair * VC_CAP..pair * VC_CAP + usize::from(self.vc_len[pair])];
+        let mut sets = OrSets { others: &others[..count], suffix: &suffix[..=count], known, steps: OR_STEPS };
         sets.search(0, carrier, carrier, 1, &mut found, &mut n_found);
         for &union in &found[..n_found] {
             self.add_vc(a, b, union);
@@ -669,19 +677,28 @@ impl HSearch {
     }
 }
 
-/// The SCs an OR rule may combine with a new one, and the suffix intersections of their
-/// carriers.
+/// The SCs an OR rule may combine with a new one, the suffix intersections of their
+/// carriers, the pair's VCs so far, and the steps left.
 struct OrSets<'a> {
     others: &'a [u128],
     suffix: &'a [u128],
+    /// A union that contains one of these carriers adds nothing, so it takes no slot of
+    /// `found`: with 8 slots and no such check, most slots went to unions `add_vc` then
+    /// dropped, and on 8x8 middle games a build missed 41 of the 47 edge-to-edge VCs
+    /// Benzene's engine found in the same positions (6 of 47 missed with the check and 32
+    /// slots).
+    known: &'a [u128],
+    /// SCs left to look at (see [`OR_STEPS`]).
+    steps: u32,
 }
 
 impl OrSets<'_> {
     /// Sets of `others[from..]` whose carriers, with `inter` so far (`used` SCs), intersect in
     /// nothing: the union of each set's carriers goes into `found` (up to its length). A set
-    /// is not extended once it works, and SCs that do not cut the intersection are skipped.
+    /// is not extended once it works, SCs that do not cut the intersection are skipped, and
+    /// unions that contain a known carrier are not kept.
     fn search(
-        &self,
+        &mut self,
         from: usize,
         inter: u128,
         union: u128,
@@ -693,14 +710,21 @@ impl OrSets<'_> {
             if *n_found == found.len() || inter & self.suffix[i] != 0 {
                 return;
             }
+            if self.steps == 0 {
+                return;
+            }
+            self.steps -= 1;
             let c = self.others[i];
             let next = inter & c;
             if next == inter {
                 continue;
             }
             if next == 0 {
-                found[*n_found] = union | c;
-                *n_found += 1;
+                let u = union | c;
+                if !self.known.iter().chain(&found[..*n_found]).any(|&k| k & !u == 0) {
+                    found[*n_found] = u;
+                    *n_found += 1;
+                }
             } else if used + 1 < MAX_ORS {
                 self.search(i + 1, next, union | c, used + 1, found, n_found);
             }
@@ -946,7 +970,30 @@ mod tests {
         let white = at(&["c5", "d3", "e5", "f3", "c7", "g2", "g3"]);
         let empty = geo.cells & !black & !white;
         let mut h = HSearch::new();
-        assert_eq!(h.build(&geo, Color::White, white, empty), EdgeLink::Semis);
+        // With up to 32 OR results White's edges are virtually connected here; `build_all`
+        // goes on past that, so that every pair's lists are complete.
+        // The solver without H-search agrees: Black, to move with every cell outside the
+        // carrier, loses.
+        if let EdgeLink::Virtual(carrier) = h.build(&geo, Color::White, white, empty) {
+            assert_eq!(carrier & !empty, 0);
+            let keys = super::super::search::Keys::new();
+            let table = super::super::table::Table::new(16);
+            let mut plain = super::super::search::Search {
+                geo: &geo,
+                table: &table,
+                keys: &keys,
+                limits: super::super::search::Limits::default(),
+                semis: true,
+                hsearch: None,
+                stats: crate::solver::SolverStats::default(),
+                aborted: None,
+                shared: None,
+                depth: 0,
+            };
+            let black_to_move = keys.state(&geo, [black | (empty & !carrier), white], Color::Black);
+            assert!(matches!(plain.search(&black_to_move), super::super::search::Outcome::Loss { .. }));
+        }
+        h.build_all(&geo, Color::White, white, empty);
         let f5 = h.to_edge(geo.index(Cell::new(4, 5)), 1);
         for pair in [["f4", "g4"], ["f4", "g5"], ["g4", "g5"]] {
             assert!(f5.contains(&at(&pair)), "{pair:?} missing from {f5:x?}");
