@@ -20,13 +20,17 @@
 //! nodes than 8/16, and bigger lists no fewer; on three 8x8 middle games 24/64 took 35% fewer
 //! nodes and 20% less time than 16/32, and 32 VCs or 128 SCs no fewer), and one OR combines
 //! at most four SCs (three took 2.7 times the nodes on those 8x8 positions). A
-//! new SC gives up to eight VCs by the OR rule, one for each set of SCs that works with it,
+//! new SC gives up to 32 VCs by the OR rule, one for each set of SCs that works with it,
 //! not only the first: the carriers differ, and a later AND needs the one disjoint from its
 //! other half (a cell next to the edge with three SCs to it has three two-cell VCs, and each
 //! serves a different chain). Stopping at the first VC took 6.8 times as many nodes on
-//! eighteen 7x7 positions; eight VCs did as well as sixteen, and four took 25% more nodes. So the search can miss connections but never invents one;
-//! and it is not a true fixpoint: a build of a position with fewer empty cells can find a
-//! connection that a build with more missed.
+//! eighteen 7x7 positions. A union that a kept VC's carrier is inside of takes no place
+//! among the 32, and one OR looks at no more than 100 SCs in all (see [`OR_STEPS`]): with
+//! eight places and no such check, on 8x8 middle games most places went to unions the list
+//! then dropped, and builds missed edge-to-edge VCs that Benzene's engine found in the same
+//! positions. So the search can miss connections but never invents one; and it is not a
+//! true fixpoint: a build of a position with fewer empty cells can find a connection that a
+//! build with more missed.
 //!
 //! Inside the search, builds are incremental ([`HSearch::build_at`]): a position's build starts
 //! from the saved build of the same side two or four plies up, keeps what the new stones leave
