@@ -742,6 +742,27 @@ mod tests {
     use super::*;
     use crate::board::Cell;
 
+    /// Whether the side `to_move` loses with these stones (Black's, then White's), by the
+    /// solver without H-search: an oracle for connections H-search claims.
+    fn loses_without_hsearch(geo: &Geometry, stones: [u128; 2], to_move: Color) -> bool {
+        use super::super::search::{Keys, Limits, Outcome, Search};
+        let keys = Keys::new();
+        let table = super::super::table::Table::new(16);
+        let mut plain = Search {
+            geo,
+            table: &table,
+            keys: &keys,
+            limits: Limits::default(),
+            semis: true,
+            hsearch: None,
+            stats: crate::solver::SolverStats::default(),
+            aborted: None,
+            shared: None,
+            depth: 0,
+        };
+        matches!(plain.search(&keys.state(geo, stones, to_move)), Outcome::Loss { .. })
+    }
+
     #[test]
     fn bridge_to_both_edges_is_a_virtual_win() {
         let geo = Geometry::new(3);
@@ -932,22 +953,7 @@ mod tests {
             panic!("no VC between Black's edges");
         };
         assert_eq!(carrier & own, 0);
-        let keys = super::super::search::Keys::new();
-        let table = super::super::table::Table::new(16);
-        let mut plain = super::super::search::Search {
-            geo: &geo,
-            table: &table,
-            keys: &keys,
-            limits: super::super::search::Limits::default(),
-            semis: true,
-            hsearch: None,
-            stats: crate::solver::SolverStats::default(),
-            aborted: None,
-            shared: None,
-            depth: 0,
-        };
-        let white_to_move = keys.state(&geo, [own, 0], Color::White);
-        assert!(matches!(plain.search(&white_to_move), super::super::search::Outcome::Loss { .. }));
+        assert!(loses_without_hsearch(&geo, [own, 0], Color::White));
         // The parts: d2's bridge to the top, c5's ziggurat to the bottom (the build stops at
         // the first VC between the edges, so build the stones one at a time).
         let d2 = geo.bit(Cell::new(1, 3));
@@ -980,22 +986,7 @@ mod tests {
         // carrier, loses.
         if let EdgeLink::Virtual(carrier) = h.build(&geo, Color::White, white, empty) {
             assert_eq!(carrier & !empty, 0);
-            let keys = super::super::search::Keys::new();
-            let table = super::super::table::Table::new(16);
-            let mut plain = super::super::search::Search {
-                geo: &geo,
-                table: &table,
-                keys: &keys,
-                limits: super::super::search::Limits::default(),
-                semis: true,
-                hsearch: None,
-                stats: crate::solver::SolverStats::default(),
-                aborted: None,
-                shared: None,
-                depth: 0,
-            };
-            let black_to_move = keys.state(&geo, [black | (empty & !carrier), white], Color::Black);
-            assert!(matches!(plain.search(&black_to_move), super::super::search::Outcome::Loss { .. }));
+            assert!(loses_without_hsearch(&geo, [black | (empty & !carrier), white], Color::Black));
         }
         h.build_all(&geo, Color::White, white, empty);
         let f5 = h.to_edge(geo.index(Cell::new(4, 5)), 1);
