@@ -689,7 +689,7 @@ struct OrSets<'a> {
     /// A union that contains one of these carriers adds nothing, so it takes no slot of
     /// `found`: with 8 slots and no such check, most slots went to unions `add_vc` then
     /// dropped, and on 8x8 middle games a build missed 41 of the 47 edge-to-edge VCs
-    /// Benzene's engine found in the same positions (6 of 47 missed with the check and 32
+    /// Benzene's engine found in the same positions (17 of 47 missed with the check and 32
     /// slots).
     known: &'a [u128],
     /// SCs left to look at (see [`OR_STEPS`]).
