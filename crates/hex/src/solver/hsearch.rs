@@ -562,7 +562,7 @@ impl HSearch {
         let pair = self.index(a, b);
         let list = &mut self.vc[pair * VC_CAP..(pair + 1) * VC_CAP];
         let len = usize::from(self.vc_len[pair]);
-        if list[..len].iter().any(|&c| c & !carrier == 0) {
+        if covered(&list[..len], carrier) {
             return;
         }
         let mut kept = 0;
@@ -621,13 +621,13 @@ impl HSearch {
     fn insert_sc(&mut self, a: usize, b: usize, carrier: u128, key: u8) {
         let pair = self.index(a, b);
         let vcs = &self.vc[pair * VC_CAP..pair * VC_CAP + usize::from(self.vc_len[pair])];
-        if vcs.iter().any(|&c| c & !carrier == 0) {
+        if covered(vcs, carrier) {
             return;
         }
         let base = pair * SC_CAP;
         let len = usize::from(self.sc_len[pair]);
         let list = &mut self.sc[base..base + SC_CAP];
-        if list[..len].iter().any(|&c| c & !carrier == 0) {
+        if covered(&list[..len], carrier) {
             return;
         }
         let keys = &mut self.sc_key[base..base + SC_CAP];
@@ -681,6 +681,14 @@ impl HSearch {
     }
 }
 
+/// Whether a carrier of `list` lies inside `carrier`: a connection with `carrier` would then
+/// add nothing to the list (the one inside holds whenever it does). Every list keeps only
+/// minimal carriers this way.
+#[inline]
+fn covered<'a>(list: impl IntoIterator<Item = &'a u128>, carrier: u128) -> bool {
+    list.into_iter().any(|&c| c & !carrier == 0)
+}
+
 /// The SCs an OR rule may combine with a new one, the suffix intersections of their
 /// carriers, the pair's VCs so far, and the steps left.
 struct OrSets<'a> {
@@ -725,7 +733,7 @@ impl OrSets<'_> {
             }
             if next == 0 {
                 let u = union | c;
-                if !self.known.iter().chain(&found[..*n_found]).any(|&k| k & !u == 0) {
+                if !covered(self.known.iter().chain(&found[..*n_found]), u) {
                     found[*n_found] = u;
                     *n_found += 1;
                 }
