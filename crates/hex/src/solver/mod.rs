@@ -29,7 +29,9 @@
 //!   (`templates.txt` beside this module, with the command that finds them); a carrier
 //!   cell holding one of the side's own stones does not spoil a template;
 //! - **fill-in** after every move: dead cells (four neighbours in a row of one colour, an
-//!   obtuse corner's outside diagonal counting for both colours) and *captured* pairs (two
+//!   obtuse corner's outside diagonal counting for both colours, or a ring of both colours
+//!   where neither side's stone could join anything not joined already, such as three of
+//!   one colour and three of the other) and *captured* pairs (two
 //!   adjacent empty cells where a stone of one colour on either kills the other, e.g. the two
 //!   edge cells of a bridge to the edge) are filled with stones, which never changes the
 //!   winner but removes moves and lets positions transpose; a result proved after the fill-in
