@@ -352,11 +352,12 @@ impl Geometry {
 
     /// Fill-in: the stones (Black's, then White's) with dead and captured cells filled, until
     /// none is left. A dead cell takes the colour of the four stones that kill it, or the one
-    /// [`MIXED_DEAD`] names (its colour never matters). Two adjacent empty cells are *captured* by a colour when a stone of that
-    /// colour on either makes the other dead: if the opponent takes one, the owner answers on
-    /// the other and the intruding stone is dead, as good as the owner's, so the owner may be
-    /// given both at once without changing who wins, whoever is to move. The bridge to the
-    /// edge (a stone on the second row and its two empty edge cells) is the common case.
+    /// [`MIXED_DEAD`] names (its colour never matters). Two adjacent empty cells are *captured*
+    /// by a colour when a stone of that colour on either makes the other dead: if the opponent
+    /// takes one, the owner answers on the other and the intruding stone is dead, as good as
+    /// the owner's, so the owner may be given both at once without changing who wins,
+    /// whoever is to move. The bridge to the edge (a stone on the second row and its two empty
+    /// edge cells) is the common case.
     pub(crate) fn fill_in(&self, mut stones: [u128; 2]) -> [u128; 2] {
         'again: loop {
             let empty = self.cells & !stones[0] & !stones[1];
@@ -623,8 +624,10 @@ mod tests {
         // With White on b1 instead, a1 is live: Black's a1 would join its edge to a2.
         assert_eq!(g.dead_cells([0, b(0, 1)], empty) & b(0, 0), 0);
         assert_eq!(MIXED_DEAD.len(), 48);
-        // With Black on b1 and White on a2, a1's neighbours are Black, Black, Black(b1), White(a2)…
-        // still three. Black on b1 and a2 (down): top, top-right, right, down: four in a row.
+        // With Black on b1 and White on a2, three Black and three White around a1: dead too.
+        let (black, white) = (b(0, 1), b(1, 0));
+        assert_eq!(g.dead_cells([black, white], g.cells & !black & !white) & b(0, 0), b(0, 0));
+        // Black on b1 and a2 (down): top, top-right, right, down: four in a row.
         let black = b(0, 1) | b(1, 0);
         assert_eq!(g.dead_cells([black, 0], g.cells & !black) & b(0, 0), b(0, 0));
         // An interior cell with four Black stones around it in a row is dead; with three, not.
