@@ -71,7 +71,10 @@
 //! 10×10), `param_hex solver SHARE` the share of each MCTS move's time the exact solver gets
 //! first (`off` by default: it made the player weaker on 9×9, see [`crate::mcts`]) and
 //! `param_hex priors WEIGHT` the weight of the learned pattern priors in the MCTS tree
-//! ([`MctsConfig::prior_weight`]; [`DEFAULT_PRIORS`] by default, `off` for none). MCTS is the
+//! ([`MctsConfig::prior_weight`]; [`DEFAULT_PRIORS`] by default, `off` for none);
+//! `param_hex exploration C` and `param_hex rave K` set the MCTS search's UCB1 constant and RAVE
+//! equivalence parameter ([`MctsConfig::exploration`], [`MctsConfig::rave`]; 0 and 500 by
+//! default, `rave off` for plain UCT). MCTS is the
 //! default because it plays better at equal time: it beat the alpha-beta strong player in
 //! matches on 9×9 (see [`crate::mcts`]; measured, with the commands that reproduce it:
 //! `docs/measurements.md` in the repository). A player is built from the settings by the
@@ -300,6 +303,13 @@ pub struct Settings {
     /// The MCTS player's [`MctsConfig::prior_weight`]: the weight of the learned pattern priors
     /// in its tree, or `None` for no priors.
     pub priors: Option<f64>,
+    /// The MCTS player's [`MctsConfig::exploration`]: UCB1's exploration constant.
+    pub exploration: f64,
+    /// The MCTS player's [`MctsConfig::rave`]: RAVE's equivalence parameter, or `None` for plain
+    /// UCT.
+    pub rave: Option<f64>,
+    /// The MCTS player's [`MctsConfig::reuse_tree`]: keep the search tree from move to move.
+    pub reuse: bool,
 }
 
 impl Default for Settings {
@@ -315,6 +325,9 @@ impl Default for Settings {
             knowledge: Some(DEFAULT_KNOWLEDGE),
             solver: None,
             priors: Some(DEFAULT_PRIORS),
+            exploration: MctsConfig::default().exploration,
+            rave: MctsConfig::default().rave,
+            reuse: MctsConfig::default().reuse_tree,
         }
     }
 }
@@ -330,6 +343,10 @@ pub const DEFAULT_KNOWLEDGE: u32 = 200;
 /// on 9×9 against the same engine without them, and of weight 3 won 73 of 120 on 9×9 and 11×11
 /// (measured: `docs/measurements.md` in the repository; against MoHex they show no gain yet).
 pub const DEFAULT_PRIORS: f64 = 3.0;
+
+/// The names `param_hex` sets.
+const PARAMETERS: [&str; 10] =
+    ["player", "time", "depth", "seed", "knowledge", "solver", "priors", "exploration", "rave", "reuse"];
 
 /// The default time per move of the MCTS and strong players.
 pub const DEFAULT_TIME: Duration = Duration::from_millis(500);
@@ -359,6 +376,9 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             knowledge_after: settings.knowledge,
             solver_share: settings.solver,
             prior_weight: settings.priors,
+            exploration: settings.exploration,
+            rave: settings.rave,
+            reuse_tree: settings.reuse,
             ..MctsConfig::time(settings.time)
         })),
         PlayerKind::Strong => Box::new(StrongPlayer::new(StrongConfig::time(settings.time))),
@@ -718,14 +738,17 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] priors {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
                     s.seed,
                     s.knowledge.map_or("off".to_string(), |n| n.to_string()),
                     s.solver.map_or("off".to_string(), |share| share.to_string()),
-                    s.priors.map_or("off".to_string(), |weight| weight.to_string())
+                    s.priors.map_or("off".to_string(), |weight| weight.to_string()),
+                    s.exploration,
+                    s.rave.map_or("off".to_string(), |k| k.to_string()),
+                    u8::from(s.reuse)
                 ));
             }
             ["player", name] => {
@@ -786,12 +809,30 @@ impl Engine {
                         }
                     };
             }
-            [name, _]
-                if !["player", "time", "depth", "seed", "knowledge", "solver", "priors"].contains(&name) =>
-            {
-                return Err(format!(
-                    "unknown parameter: {name} (parameters: player, time, depth, seed, knowledge, solver, priors)"
-                ));
+            ["exploration", value] => {
+                settings.exploration = value
+                    .parse()
+                    .ok()
+                    .filter(|c: &f64| c.is_finite() && *c >= 0.0)
+                    .ok_or_else(|| format!("exploration must be a number from 0 up, not {value}"))?;
+            }
+            ["rave", value] => {
+                settings.rave = match value {
+                    "off" | "none" => None,
+                    _ => Some(value.parse().ok().filter(|k: &f64| k.is_finite() && *k > 0.0).ok_or_else(
+                        || format!("rave must be off or an equivalence parameter above 0, not {value}"),
+                    )?),
+                };
+            }
+            ["reuse", value] => {
+                settings.reuse = match value {
+                    "0" | "false" | "off" => false,
+                    "1" | "true" | "on" => true,
+                    _ => return Err(format!("reuse must be 0 or 1, not {value}")),
+                };
+            }
+            [name, _] if !PARAMETERS.contains(&name) => {
+                return Err(format!("unknown parameter: {name} (parameters: {})", PARAMETERS.join(", ")));
             }
             _ => return Err("expected param_hex [NAME VALUE]".to_string()),
         }

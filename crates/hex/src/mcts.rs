@@ -86,7 +86,7 @@
 use std::time::{Duration, Instant};
 
 use rand::RngExt;
-use search_core::mcts::{self, Insight, Knowledge, McRng, Playout, Rewards};
+use search_core::mcts::{self, Insight, Knowledge, McRng, Playout, Rewards, SearchTree};
 use search_core::{Player, WallClock};
 
 use crate::board::{Cell, Color, HexMove, Position};
@@ -321,6 +321,10 @@ pub struct MctsConfig {
     /// in the tree's progressive bias (see [`search_core::mcts::Config::prior_weight`]);
     /// `None`: no priors.
     pub prior_weight: Option<f64>,
+    /// Keep the search tree from move to move: when the position is the last searched one
+    /// plus the player's move and one reply, the next search goes on from that subtree
+    /// ([`search_core::mcts::SearchTree`]) instead of starting afresh.
+    pub reuse_tree: bool,
 }
 
 impl MctsConfig {
@@ -350,6 +354,7 @@ impl Default for MctsConfig {
             knowledge_after: None,
             solver_share: None,
             prior_weight: None,
+            reuse_tree: false,
         }
     }
 }
@@ -467,6 +472,30 @@ fn bridge_insight(state: &Position) -> Insight<HexMove> {
     }
 }
 
+/// The moves that lead from `from` to `to` when `to` is `from` after one move of the player to
+/// move there and one reply (or `from` itself), in playing order; `None` otherwise.
+fn moves_between(from: &Position, to: &Position) -> Option<Vec<HexMove>> {
+    if from.size() != to.size() || from.to_move() != to.to_move() {
+        return None;
+    }
+    let (before, after) = (from.board(), to.board());
+    let mut added: [Vec<Cell>; 2] = [Vec::new(), Vec::new()];
+    for cell in after.cells() {
+        match (before.get(cell), after.get(cell)) {
+            (None, Some(colour)) => added[usize::from(colour.index())].push(cell),
+            (old, new) if old != new => return None,
+            _ => {}
+        }
+    }
+    let [mine, theirs] =
+        if from.to_move() == Color::Black { [&added[0], &added[1]] } else { [&added[1], &added[0]] };
+    match (mine.as_slice(), theirs.as_slice()) {
+        ([], []) => Some(Vec::new()),
+        ([mine], [theirs]) => Some(vec![HexMove::Place(*mine), HexMove::Place(*theirs)]),
+        _ => None,
+    }
+}
+
 /// The MCTS player (see the [module docs](self)).
 #[derive(Debug)]
 pub struct MctsPlayer {
@@ -479,6 +508,9 @@ pub struct MctsPlayer {
     solver_time: Duration,
     reason: Option<MctsReason>,
     last: Option<mcts::MctsResult<HexMove>>,
+    /// The last search's tree and the position at its root ([`MctsConfig::reuse_tree`]).
+    tree: SearchTree<HexMove>,
+    tree_root: Option<Position>,
 }
 
 impl MctsPlayer {
@@ -492,6 +524,8 @@ impl MctsPlayer {
             solver_time: Duration::ZERO,
             reason: None,
             last: None,
+            tree: SearchTree::new(),
+            tree_root: None,
         }
     }
 
@@ -570,15 +604,30 @@ impl MctsPlayer {
         };
         let game = HexGame::new(position.size());
         let clock = WallClock::start();
-        let found = if self.config.knowledge_after.is_some() || self.config.prior_weight.is_some() {
-            let mut knowledge = TreeKnowledge {
-                solver: self.config.knowledge_after.is_some().then_some(&mut self.knowledge),
-                patterns: self.config.prior_weight.map(|_| PatternWeights::shipped()),
-            };
-            mcts::search_with_knowledge(&game, position, &mut self.playout, &mut knowledge, &config, &clock)
-        } else {
-            mcts::search_with_clock(&game, position, &mut self.playout, &config, &clock)
+        let mut tree = std::mem::take(&mut self.tree);
+        match self.tree_root.take().and_then(|root| moves_between(&root, position)) {
+            Some(path) if self.config.reuse_tree => {
+                tree.advance(&path);
+            }
+            _ => tree.clear(),
+        }
+        let mut knowledge = TreeKnowledge {
+            solver: self.config.knowledge_after.is_some().then_some(&mut self.knowledge),
+            patterns: self.config.prior_weight.map(|_| PatternWeights::shipped()),
         };
+        let found = mcts::search_in_tree(
+            &game,
+            position,
+            &mut tree,
+            &mut self.playout,
+            &mut knowledge,
+            &config,
+            &clock,
+        );
+        if self.config.reuse_tree {
+            self.tree = tree;
+            self.tree_root = Some(position.clone());
+        }
         let mv = found.best_move.unwrap_or_else(|| {
             *position.legal_moves().first().expect("choose() needs a position where the game is not over")
         });

@@ -328,9 +328,11 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver off\n[string] priors 3"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver off\n[string] priors 3\n[string] exploration 0\n[string] rave 500"
     );
     ok(&mut e, "param_hex player RANDOM");
+    ok(&mut e, "param_hex exploration 0.25");
+    ok(&mut e, "param_hex rave 800");
     ok(&mut e, "param_hex knowledge 1000");
     ok(&mut e, "param_hex solver 0.25");
     ok(&mut e, "param_hex time 0.25");
@@ -339,8 +341,19 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     ok(&mut e, "param_hex priors 1.5");
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] priors 1.5"
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800"
     );
+    ok(&mut e, "param_hex rave off");
+    assert_eq!((e.settings().exploration, e.settings().rave), (0.25, None));
+    for bad in ["-0.1", "inf", "NaN", "wide"] {
+        assert!(
+            fails(&mut e, &format!("param_hex exploration {bad}")).contains("exploration must be"),
+            "{bad}"
+        );
+    }
+    for bad in ["0", "-5", "inf", "always"] {
+        assert!(fails(&mut e, &format!("param_hex rave {bad}")).contains("rave must be off or"), "{bad}");
+    }
     ok(&mut e, "param_hex knowledge off");
     ok(&mut e, "param_hex solver none");
     ok(&mut e, "param_hex priors off");
@@ -749,6 +762,8 @@ name
 [string] knowledge 200
 [string] solver off
 [string] priors 3
+[string] exploration 0
+[string] rave 500
 
 ? unknown command: frobnicate
 

@@ -313,3 +313,50 @@ fn priors_steer_the_first_visits_without_pruning_or_the_solver() {
     // Deterministic with priors too.
     assert_eq!(visits(Some(3.0)), with);
 }
+
+/// The visits of the root moves of the player's last search.
+fn root_visits(player: &MctsPlayer) -> u64 {
+    player.last_result().expect("a search").moves.iter().map(|m| u64::from(m.visits)).sum()
+}
+
+#[test]
+fn a_kept_tree_carries_the_visits_of_the_move_and_reply_played() {
+    let start = Position::new(7).unwrap().play(HexMove::Place(Cell::new(3, 3))).unwrap();
+    for reuse_tree in [false, true] {
+        let config = MctsConfig { reuse_tree, knowledge_after: Some(50), ..MctsConfig::iterations(3_000) };
+        let mut player = MctsPlayer::new(config);
+        let mine = player.choose_move(&start);
+        assert_eq!(root_visits(&player), 3_000);
+        // A reply the first search explored: the one a search from there chooses.
+        let after = start.play(mine).unwrap();
+        let reply = MctsPlayer::new(MctsConfig::iterations(3_000)).choose_move(&after);
+        let next = after.play(reply).unwrap();
+        player.choose_move(&next);
+        let visits = root_visits(&player);
+        if reuse_tree {
+            assert!(visits > 3_000, "the kept subtree added nothing: {visits}");
+        } else {
+            assert_eq!(visits, 3_000);
+        }
+        // A position that does not follow from the last one starts afresh.
+        let other = Position::new(7).unwrap().play(HexMove::Place(Cell::new(0, 0))).unwrap();
+        player.choose_move(&other);
+        assert_eq!(root_visits(&player), 3_000);
+    }
+}
+
+#[test]
+fn a_kept_tree_plays_the_same_game_for_a_seed() {
+    let play = || {
+        let mut player = MctsPlayer::new(MctsConfig { reuse_tree: true, ..MctsConfig::iterations(400) });
+        let mut position = Position::new(5).unwrap();
+        let mut moves = Vec::new();
+        while position.winner().is_none() {
+            let mv = player.choose_move(&position);
+            moves.push(mv);
+            position = position.play(mv).unwrap();
+        }
+        moves
+    };
+    assert_eq!(play(), play());
+}

@@ -146,7 +146,7 @@ pub trait Playout<G: Game> {
 /// use search_core::mcts::{self, McRng, Playout, RandomPlayout};
 /// use search_core::tree::Tree;
 ///
-/// let mut tree = Tree::new();
+/// let mut tree = SearchTree::new();
 /// let (a, b) = (tree.leaf(1), tree.leaf(1));
 /// let root = tree.max(vec![a, b], 0);
 /// // Player 0 wins at positive leaves.
@@ -521,14 +521,156 @@ pub fn search_with_knowledge<G: Game, P: Playout<G>, K: Knowledge<G> + ?Sized, C
     config: &Config,
     clock: &C,
 ) -> MctsResult<G::Move> {
+    search_in_tree(game, state, &mut SearchTree::new(), playout, knowledge, config, clock)
+}
+
+/// A search tree kept from one search to the next, so that a player can go on from the part of
+/// its last tree that its move and the opponent's reply lead to (MoHex and Fuego do the same)
+/// instead of starting again from nothing.
+///
+/// [`search_in_tree`] grows it; [`SearchTree::advance`] keeps the subtree below a sequence of moves.
+/// The statistics, proofs and pruning of the kept nodes stay valid because they describe the
+/// same states.
+///
+/// # Examples
+///
+/// ```
+/// use search_core::{Game, MoveList, ToMove, WallClock};
+/// use search_core::mcts::{self, RandomPlayout, SearchTree};
+///
+/// # struct Nim;
+/// # impl Game for Nim {
+/// #     type State = (u32, u8);
+/// #     type Move = u32;
+/// #     fn to_move(&self, &(stones, player): &(u32, u8)) -> ToMove {
+/// #         if stones == 0 { ToMove::Terminal } else { ToMove::Player(player) }
+/// #     }
+/// #     fn moves(&self, &(stones, _): &(u32, u8), moves: &mut MoveList<u32>) {
+/// #         moves.extend((1..=3).filter(|&take| take <= stones));
+/// #     }
+/// #     fn play(&self, &(stones, player): &(u32, u8), take: u32) -> (u32, u8) {
+/// #         (stones - take, 1 - player)
+/// #     }
+/// # }
+/// let mut playout = RandomPlayout::new(|&(_, to_move): &(u32, u8)| mcts::win_for(1 - to_move));
+/// let config = mcts::Config::iterations(2_000);
+/// let mut tree = SearchTree::new();
+/// let first = mcts::search_in_tree(&Nim, &(15, 0), &mut tree, &mut playout, &mut (), &config, &WallClock::start());
+/// assert_eq!(first.best_move, Some(3)); // leave 12, a multiple of four
+///
+/// // Player 0 took 3, player 1 took 1: go on from what the tree knows about (11, 0).
+/// let kept = tree.advance(&[3, 1]);
+/// assert!(kept > 0 && kept == tree.root_visits() as usize);
+/// let second = mcts::search_in_tree(&Nim, &(11, 0), &mut tree, &mut playout, &mut (), &config, &WallClock::start());
+/// assert_eq!(second.best_move, Some(3));
+/// assert_eq!(tree.root_visits() as usize, kept + 2_000);
+/// ```
+#[derive(Clone, Debug)]
+pub struct SearchTree<M> {
+    /// Node 0 is the root; a node's children are contiguous.
+    nodes: Vec<Node<M>>,
+}
+
+impl<M> Default for SearchTree<M> {
+    fn default() -> Self {
+        SearchTree { nodes: Vec::new() }
+    }
+}
+
+impl<M: Copy + PartialEq> SearchTree<M> {
+    /// An empty tree: the next search starts from nothing.
+    pub fn new() -> Self {
+        SearchTree::default()
+    }
+
+    /// The nodes held.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether the tree holds no node.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The iterations that went through the root.
+    pub fn root_visits(&self) -> u32 {
+        self.nodes.first().map_or(0, |root| root.visits)
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.nodes.clear();
+    }
+
+    /// Keeps only the subtree that `moves`, played from the root in order, lead to, with its
+    /// node as the new root, and returns the iterations that had gone through it (its
+    /// statistics now start from those). A path the tree has not expanded leaves it empty.
+    pub fn advance(&mut self, moves: &[M]) -> usize {
+        let mut node = 0;
+        for mv in moves {
+            let Some(n) = self.nodes.get(node) else { break };
+            let children = n.first_child as usize..(n.first_child + n.children) as usize;
+            match self.nodes[children].iter().position(|c| c.mv.as_ref() == Some(mv)) {
+                Some(i) => node = n.first_child as usize + i,
+                None => {
+                    self.nodes.clear();
+                    return 0;
+                }
+            }
+        }
+        if node >= self.nodes.len() {
+            self.nodes.clear();
+            return 0;
+        }
+        if node == 0 {
+            return self.nodes[0].visits as usize;
+        }
+        // Copy the subtree breadth first, so that each node's children stay contiguous.
+        let mut kept = Vec::new();
+        let mut root = self.nodes[node].clone();
+        root.mv = None;
+        kept.push(root);
+        let mut next = 0;
+        while next < kept.len() {
+            let (first, count) = (kept[next].first_child as usize, kept[next].children as usize);
+            if count > 0 {
+                kept[next].first_child = kept.len() as u32;
+                kept.extend_from_slice(&self.nodes[first..first + count]);
+            }
+            next += 1;
+        }
+        self.nodes = kept;
+        self.nodes[0].visits as usize
+    }
+}
+
+/// [`search_with_knowledge`] that goes on from `tree`, whose root must be `state` (an empty
+/// tree starts afresh), and leaves the grown tree there for the next search (see [`SearchTree`]).
+///
+/// # Panics
+/// As [`search`].
+pub fn search_in_tree<G: Game, P: Playout<G>, K: Knowledge<G> + ?Sized, C: Clock + ?Sized>(
+    game: &G,
+    state: &G::State,
+    tree: &mut SearchTree<G::Move>,
+    playout: &mut P,
+    knowledge: &mut K,
+    config: &Config,
+    clock: &C,
+) -> MctsResult<G::Move> {
     assert!(
         config.iterations.is_some() || config.time.is_some(),
         "an MCTS search needs an iteration or a time limit"
     );
+    let mut nodes = std::mem::take(&mut tree.nodes);
+    if nodes.is_empty() {
+        nodes.push(Node::new(None, 0));
+    }
     let mut search = Search {
         game,
         config,
-        nodes: vec![Node::new(None, 0)],
+        nodes,
         rng: McRng::seed_from_u64(config.seed),
         path: Vec::new(),
         trace: Vec::new(),
@@ -540,7 +682,9 @@ pub fn search_with_knowledge<G: Game, P: Playout<G>, K: Knowledge<G> + ?Sized, C
     if rave {
         search.marks = vec![0; MAX_PLAYERS * game.move_space()];
     }
-    search.expand(0, state, knowledge);
+    if !search.nodes[0].expanded {
+        search.expand(0, state, knowledge);
+    }
     search.refine(0, state, knowledge);
     let mut iterations = 0;
     if search.nodes[0].children > 0 {
@@ -559,7 +703,9 @@ pub fn search_with_knowledge<G: Game, P: Playout<G>, K: Knowledge<G> + ?Sized, C
             iterations += 1;
         }
     }
-    search.result(iterations, clock.elapsed())
+    let result = search.result(iterations, clock.elapsed());
+    tree.nodes = search.nodes;
+    result
 }
 
 /// The state of one running search.
@@ -809,7 +955,7 @@ impl<G: Game> Search<'_, G> {
         }
     }
 
-    fn result(self, iterations: u64, elapsed: Duration) -> MctsResult<G::Move> {
+    fn result(&self, iterations: u64, elapsed: Duration) -> MctsResult<G::Move> {
         let root = &self.nodes[0];
         let first = root.first_child as usize;
         let moves: Vec<MoveStats<G::Move>> = self.nodes[first..first + root.children as usize]

@@ -368,3 +368,105 @@ fn good_priors_steer_the_first_visits_to_the_right_moves() {
         "with priors {prior_share:.2}, without {plain_share:.2} (of 40)"
     );
 }
+
+#[test]
+fn a_kept_subtree_goes_on_where_the_moves_lead() {
+    use search_core::WallClock;
+    use search_core::mcts::SearchTree;
+    let mut kept_some = 0;
+    for seed in 0..40 {
+        let (tree, root) = win_loss_tree(seed);
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        let config = Config::iterations(2_000).with_rave(50.0).with_seed(seed);
+        let mut kept = SearchTree::new();
+        let first = mcts::search_in_tree(
+            &tree,
+            &root,
+            &mut kept,
+            &mut playout,
+            &mut (),
+            &config,
+            &WallClock::start(),
+        );
+        assert_eq!(u64::from(kept.root_visits()), first.iterations);
+        // Our best move and the opponent's first reply, if the game goes on two more moves.
+        let mine = first.best_move.expect("the root is not a leaf");
+        let after = tree.play(&root, mine);
+        let mut replies = MoveList::new();
+        if !matches!(tree.to_move(&after), ToMove::Player(_)) {
+            continue;
+        }
+        tree.moves(&after, &mut replies);
+        let there = tree.play(&after, replies[0]);
+        if !matches!(tree.to_move(&there), ToMove::Player(_)) {
+            continue;
+        }
+        let visits = kept.advance(&[mine, replies[0]]);
+        assert_eq!(visits, kept.root_visits() as usize);
+        kept_some += usize::from(visits > 0);
+        // Going on from the kept statistics still finds a move of the minimax value, and every
+        // new iteration adds to the kept ones.
+        let config = Config::iterations(3_000).with_rave(50.0).with_seed(seed + 1);
+        let second = mcts::search_in_tree(
+            &tree,
+            &there,
+            &mut kept,
+            &mut playout,
+            &mut (),
+            &config,
+            &WallClock::start(),
+        );
+        let mv = second.best_move.expect("not a leaf");
+        assert_eq!(
+            value_for_player0(&tree, tree.play(&there, mv)),
+            value_for_player0(&tree, there),
+            "seed {seed}"
+        );
+        assert_eq!(kept.root_visits() as usize, visits + second.iterations as usize, "seed {seed}");
+        // A search from nothing on the same position sees only its own iterations.
+        let fresh = mcts::search(&tree, &there, &mut playout, &config);
+        let total = |r: &mcts::MctsResult<_>| r.moves.iter().map(|m| u64::from(m.visits)).sum::<u64>();
+        if !second.moves.iter().any(|m| m.winner.is_some()) && visits > 0 {
+            assert!(total(&second) > total(&fresh), "seed {seed}: {second:?} vs {fresh:?}");
+        }
+    }
+    assert!(kept_some > 20, "the subtree was kept in only {kept_some} of 40 trees");
+}
+
+#[test]
+fn advancing_off_the_tree_empties_it() {
+    use search_core::WallClock;
+    use search_core::mcts::SearchTree;
+    let (tree, root) = win_loss_tree(7);
+    let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+    let mut kept = SearchTree::new();
+    mcts::search_in_tree(
+        &tree,
+        &root,
+        &mut kept,
+        &mut playout,
+        &mut (),
+        &Config::iterations(200),
+        &WallClock::start(),
+    );
+    assert!(!kept.is_empty());
+    let nodes = kept.len();
+    // No moves: the same root, nothing lost.
+    assert_eq!(kept.advance(&[]), 200);
+    assert_eq!(kept.len(), nodes);
+    // A move the root does not have.
+    assert_eq!(kept.advance(&[999]), 0);
+    assert!(kept.is_empty());
+    assert_eq!(kept.root_visits(), 0);
+    // An empty tree searches afresh.
+    let found = mcts::search_in_tree(
+        &tree,
+        &root,
+        &mut kept,
+        &mut playout,
+        &mut (),
+        &Config::iterations(100),
+        &WallClock::start(),
+    );
+    assert_eq!(u64::from(kept.root_visits()), found.iterations);
+}
