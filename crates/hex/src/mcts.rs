@@ -626,7 +626,7 @@ impl MctsPlayer {
         );
         if self.config.reuse_tree {
             self.tree = tree;
-            self.tree_root = Some(position.clone());
+            self.tree_root = Some(*position);
         }
         let mv = found.best_move.unwrap_or_else(|| {
             *position.legal_moves().first().expect("choose() needs a position where the game is not over")

@@ -328,7 +328,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver off\n[string] priors 3\n[string] exploration 0\n[string] rave 500"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver off\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0"
     );
     ok(&mut e, "param_hex player RANDOM");
     ok(&mut e, "param_hex exploration 0.25");
@@ -341,7 +341,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     ok(&mut e, "param_hex priors 1.5");
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800"
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0"
     );
     ok(&mut e, "param_hex rave off");
     assert_eq!((e.settings().exploration, e.settings().rave), (0.25, None));
@@ -764,6 +764,7 @@ name
 [string] priors 3
 [string] exploration 0
 [string] rave 500
+[bool] reuse 0
 
 ? unknown command: frobnicate
 
@@ -831,8 +832,8 @@ fn find_winning_lists_every_winning_move_in_cell_order() {
 
 #[test]
 fn solver_commands_answer_unknown_past_their_limit() {
-    let mut engine = engine_on(11);
-    assert!(fails(&mut engine, "solve-state").contains("10x10"));
+    let mut engine = engine_on(12);
+    assert!(fails(&mut engine, "solve-state").contains("11x11"));
     let mut nine = engine_on(9);
     ok(&mut nine, "param_solver time 0.2");
     let message = fails(&mut nine, "solve-state");
@@ -1167,6 +1168,6 @@ fn connections_between_cells_and_edges() {
     assert!(fails(&mut e, "vc-between-cells-full purple d5 east").contains("invalid color"));
     assert!(fails(&mut e, "vc-between-cells-full white d5").contains("3 arguments"));
     // The solver's board limit applies.
-    let mut big = engine_on(11);
-    assert!(fails(&mut big, "vc-between-cells-full black a1 north").contains("up to 10x10"));
+    let mut big = engine_on(12);
+    assert!(fails(&mut big, "vc-between-cells-full black a1 north").contains("up to 11x11"));
 }

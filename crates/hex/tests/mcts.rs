@@ -237,25 +237,25 @@ fn knowledge_limits_the_root_to_the_cells_the_solver_keeps() {
 
 #[test]
 fn without_knowledge_or_on_large_boards_every_move_is_searched() {
-    for (size, knowledge) in [(9, None), (11, Some(100))] {
+    for (size, knowledge) in [(9, None), (12, Some(100))] {
         let pos = Position::new(size).unwrap().play(place(0, 0)).unwrap();
         let mut player =
             MctsPlayer::new(MctsConfig { knowledge_after: knowledge, ..MctsConfig::iterations(500) });
         player.choose_move(&pos);
         assert_eq!(player.last_result().unwrap().moves.len(), pos.legal_moves().len());
-        // On 11x11 the knowledge is asked (for chains of bridges) but prunes nothing here.
+        // On 12x12 the knowledge is asked (for chains of bridges) but prunes nothing here.
         assert_eq!(player.knowledge().calls > 0, knowledge.is_some(), "{size}");
     }
 }
 
 #[test]
 fn on_large_boards_a_bridge_chain_proves_a_node() {
-    // 11x11, White to move: Black's stones f2, e4, d6, c8, b10 are joined by bridges and reach
-    // both edges by edge bridges, all twelve carrier cells apart: lost for White whatever it
-    // plays, which the knowledge proves at the root.
-    let black: Vec<(u8, u8)> = vec![(1, 5), (3, 4), (5, 3), (7, 2), (9, 1)];
-    let white: Vec<(u8, u8)> = vec![(0, 0), (0, 10), (10, 10), (5, 8), (6, 9)];
-    let pos = position(11, &black, &white, Color::White);
+    // 12x12 (past the solver's 11x11), White to move: Black's stones f2, e4, d6, c8, b10-b11
+    // are joined by bridges and reach both edges by edge bridges, all twelve carrier cells
+    // apart: lost for White whatever it plays, which the knowledge proves at the root.
+    let black: Vec<(u8, u8)> = vec![(1, 5), (3, 4), (5, 3), (7, 2), (9, 1), (10, 1)];
+    let white: Vec<(u8, u8)> = vec![(0, 0), (0, 10), (10, 10), (5, 8), (6, 9), (11, 11)];
+    let pos = position(12, &black, &white, Color::White);
     assert!(hex::bridge_chain::proved_win(&pos, Color::Black).is_some());
     let mut player =
         MctsPlayer::new(MctsConfig { knowledge_after: Some(50), ..MctsConfig::iterations(1_000) });
@@ -265,7 +265,7 @@ fn on_large_boards_a_bridge_chain_proves_a_node() {
     assert_eq!(result.moves.len(), 12);
     assert!(result.moves.iter().any(|m| m.mv == mv));
     // Black to move in the same position wins whatever it plays: proved at the root, no search.
-    let black_to_move = position(11, &black, &white, Color::Black);
+    let black_to_move = position(12, &black, &white, Color::Black);
     player.choose_move(&black_to_move);
     assert_eq!(player.last_result().unwrap().iterations, 0);
 }

@@ -167,7 +167,7 @@ fn bad_positions_are_errors() {
         pos = pos.play(HexMove::Place(cell)).unwrap();
     }
     assert_eq!(solver.solve(&pos), Err(SolveError::GameOver(Color::Black)));
-    assert_eq!(solver.solve(&Position::new(11).unwrap()), Err(SolveError::TooLarge(11)));
+    assert_eq!(solver.solve(&Position::new(12).unwrap()), Err(SolveError::TooLarge(12)));
     let swap = Position::with_swap(3, true).unwrap().play(HexMove::Place(Cell::new(0, 0))).unwrap();
     assert_eq!(solver.solve(&swap), Err(SolveError::SwapAvailable));
     assert!(solver.opening_map(0).is_err());
@@ -370,7 +370,7 @@ proptest! {
 #[test]
 fn analysis_refuses_what_the_solver_refuses() {
     let mut solver = Solver::new(SolverConfig::default());
-    assert_eq!(solver.analyse(&Position::new(11).unwrap()), Err(SolveError::TooLarge(11)));
+    assert_eq!(solver.analyse(&Position::new(12).unwrap()), Err(SolveError::TooLarge(12)));
     let won = Position::new(1).unwrap().play(HexMove::Place(Cell::new(0, 0))).unwrap();
     assert!(matches!(solver.analyse(&won), Err(SolveError::GameOver(Color::Black))));
     let swap = Position::with_swap(5, true).unwrap().play(HexMove::Place(Cell::new(0, 0))).unwrap();

@@ -1,19 +1,22 @@
-//! The solver's own compact board: both colours' stones on `u128` bitboards, with the same
-//! guard-column layout as the crate's [`Bits`](crate::bits::Bits) (cell `(r, c)` is bit
-//! `r·(n+1) + c`), so a neighbour set is six shifts and a mask.
+//! The solver's own compact board: both colours' stones on `u128` bitboards, row by row with no
+//! guard column (cell `(r, c)` is bit `r·n + c`, so 11×11 fits), so a neighbour set is six
+//! shifts, the four that change the column masked so that no cell wraps to the next row.
 
 use crate::board::{Cell, Color};
 
-/// The largest board the solver takes: 10 rows of 11 bits fit in a `u128`.
-pub const MAX_SOLVER_SIZE: u8 = 10;
+/// The largest board the solver takes: 11 rows of 11 bits fit in a `u128`.
+pub const MAX_SOLVER_SIZE: u8 = 11;
 
 /// The masks and shifts of one board size.
 #[derive(Clone, Debug)]
 pub(crate) struct Geometry {
     pub(crate) size: u8,
     stride: u32,
-    /// Every cell of the board (no guard bits).
+    /// Every cell of the board.
     pub(crate) cells: u128,
+    /// The cells not in the first column, then those not in the last: where a shift that
+    /// moves one column left or right lands without wrapping round from the other side.
+    columns: [u128; 2],
     /// For each colour (Black = 0): the first edge's row or column, then the second's.
     pub(crate) edges: [[u128; 2]; 2],
     /// Hexagonal distance of each bit to the centre, times two (so both centres of an even
@@ -144,11 +147,12 @@ impl Geometry {
     /// The geometry of an n×n board, `1 <= n <= MAX_SOLVER_SIZE`.
     pub(crate) fn new(size: u8) -> Geometry {
         assert!((1..=MAX_SOLVER_SIZE).contains(&size));
-        let stride = u32::from(size) + 1;
+        let stride = u32::from(size);
         let mut g = Geometry {
             size,
             stride,
             cells: 0,
+            columns: [0; 2],
             edges: [[0; 2]; 2],
             centre: [u8::MAX; 128],
             templates: Default::default(),
@@ -196,6 +200,12 @@ impl Geometry {
                 }
                 if c == size - 1 {
                     g.edges[1][1] |= b;
+                }
+                if c > 0 {
+                    g.columns[0] |= b;
+                }
+                if c < size - 1 {
+                    g.columns[1] |= b;
                 }
                 // Axial coordinates doubled, measured from the centre (n−1)/2.
                 let (dr, dc) = (2 * i32::from(r) - (n - 1), 2 * i32::from(c) - (n - 1));
@@ -289,8 +299,8 @@ impl Geometry {
         Cell::new((index / stride) as u8, (index % stride) as u8)
     }
 
-    /// `set` turned by 180°: cell `(r, c)` goes to `(n−1−r, n−1−c)`. With the guard layout
-    /// this is bit `i` to bit `last − i`, a bit reversal and a shift.
+    /// `set` turned by 180°: cell `(r, c)` goes to `(n−1−r, n−1−c)`: bit `i` to bit
+    /// `last − i`, a bit reversal and a shift.
     #[inline]
     pub(crate) fn rotate(&self, set: u128) -> u128 {
         set.reverse_bits() >> (127 - self.last)
@@ -341,7 +351,13 @@ impl Geometry {
         let (dr, dc) = RING[d];
         let off = dr * self.stride as i32 + dc;
         let shifted = if off > 0 { set >> off } else { set << -off };
-        shifted & self.cells
+        // A cell has a neighbour one column left only if it is not in the first column.
+        let within = match dc {
+            -1 => self.columns[0],
+            1 => self.columns[1],
+            _ => self.cells,
+        };
+        shifted & within
     }
 
     /// The cells with four neighbours in a row (around the ring) in `owned`.
@@ -492,7 +508,13 @@ impl Geometry {
     #[inline]
     pub(crate) fn neighbours(&self, set: u128) -> u128 {
         let s = self.stride;
-        (set << 1 | set >> 1 | set << s | set >> s | set << (s - 1) | set >> (s - 1)) & self.cells
+        // A cell whose neighbour is one column right (a shift down by 1, or the row above and
+        // one column right) must not be in the last column; one column left, not in the first.
+        ((set >> 1 | set << (s - 1)) & self.columns[1]
+            | (set << 1 | set >> (s - 1)) & self.columns[0]
+            | set << s
+            | set >> s)
+            & self.cells
     }
 
     /// The cells of `within` reachable from `seed ∩ within` through `within`.
