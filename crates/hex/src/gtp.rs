@@ -42,7 +42,7 @@
 //! | `time_left [c [s]]` | both clocks as `Black: s, White: s`; `c`'s seconds left; with `s`, sets `c`'s clock (GTP's `time_left c s stones` too) |
 //! | `all_legal_moves` | the legal moves, space-separated |
 //! | `solve-state [c]` | `black` or `white`: who wins with perfect play, `c` (if given) to move; `? unknown: …` past the solver's time limit (`param_solver`) |
-//! | `vc-between-cells-full c x y`, `vc-between-cells-semi c x y` | the virtual (semi-) connections the solver's H-search finds between `x` and `y` (cells, or `c`'s edges `north`/`south`, `west`/`east`) for colour `c`, one a line: `[d3 c4]`, `c4 [c4 d4 c5]` (boards up to 10×10; Benzene's commands of the same names, to set the two engines' connections side by side) |
+//! | `vc-between-cells-full c x y`, `vc-between-cells-semi c x y` | the virtual (semi-) connections the solver's H-search finds between `x` and `y` (cells, or `c`'s edges `north`/`south`, `west`/`east`) for colour `c`, one a line: `[d3 c4]`, `c4 [c4 d4 c5]` (boards up to 11×11; Benzene's commands of the same names, to set the two engines' connections side by side) |
 //! | `find-winning [c]` | every winning move of the side to move (or of `c`), space-separated in cell order; empty if none |
 //! | `param_hex [name value]` | the engine's settings: `player`, `time`, `depth`, `seed`, `knowledge`, `solver`, `priors` (below) |
 //! | `param_game [name value]` | the game's settings: `allow_swap` (`0` or `1`), `swap` (`keep` or `mirror`), `game_time` (seconds a side, 1800 as Benzene; only before the first move) |
@@ -68,7 +68,7 @@
 //! seed players (3 by default, as their documents), `param_hex seed N` the seed of the random
 //! and MCTS players, `param_hex knowledge N` the visits after which the solver's knowledge
 //! prunes an MCTS node's moves ([`DEFAULT_KNOWLEDGE`] by default; `off` for none; boards up to
-//! 10×10), `param_hex solver SHARE` the share of each MCTS move's time the exact solver gets
+//! 11×11), `param_hex solver SHARE` the share of each MCTS move's time the exact solver gets
 //! first (`off` by default: it made the player weaker on 9×9, see [`crate::mcts`]) and
 //! `param_hex priors WEIGHT` the weight of the learned pattern priors in the MCTS tree
 //! ([`MctsConfig::prior_weight`]; [`DEFAULT_PRIORS`] by default, `off` for none);
@@ -333,7 +333,7 @@ impl Default for Settings {
 }
 
 /// The default [`Settings::knowledge`]: the solver's knowledge prunes the MCTS player's root and
-/// every node visited 200 times (boards up to 10×10). In self-play on 9×9 at 0.5 s a move it
+/// every node visited 200 times (boards up to 11×11). In self-play on 9×9 at 0.5 s a move it
 /// made the player stronger than without knowledge, and 200 did at least as well as 1,000 (see
 /// [`crate::mcts`]; measured: `docs/measurements.md` in the repository).
 pub const DEFAULT_KNOWLEDGE: u32 = 200;

@@ -1,6 +1,6 @@
 //! A Monte Carlo tree search player: `search-core`'s UCT with RAVE over [`HexGame`], with fast
 //! bridge-aware random playouts, move priors from local patterns learned on our own self-play
-//! and, on boards up to 10×10, the exact solver's knowledge inside the tree (MoHex's approach;
+//! and, on boards up to 11×11, the exact solver's knowledge inside the tree (MoHex's approach;
 //! its playouts do not use patterns yet).
 //!
 //! # How it plays
@@ -21,7 +21,7 @@
 //!    proof instead of playouts there and backs it up (MCTS-Solver: a node with a move proved to
 //!    win is won, a node whose every kept move is lost is lost), and stops when the root is
 //!    proved won. One analysis costs as much as many playouts, so it waits for nodes that have
-//!    earned it, as MoHex's knowledge threshold does. On boards larger than 10×10 the solver
+//!    earned it, as MoHex's knowledge threshold does. On boards larger than 11×11 the solver
 //!    does not go; there a chain of bridges with disjoint carriers
 //!    ([`crate::bridge_chain::proved_win`], far cheaper than an analysis) still proves nodes.
 //! 5. **Priors** ([`MctsConfig::prior_weight`], off by default): when a node gets its children,
@@ -53,7 +53,7 @@
 //!   exploration term only wastes playouts on bad cells; and without bridge replies random
 //!   playouts cut half the bridges and value bridged positions as coin flips.
 //! - **Knowledge** ([`MctsConfig::knowledge_after`], off by default): turn it on for boards up
-//!   to 10×10. It made the player stronger in self-play at equal time, with thresholds from 50 to
+//!   to 11×11. It made the player stronger in self-play at equal time, with thresholds from 50 to
 //!   1,000 visits close to each other; the GTP engine uses 200
 //!   ([`crate::gtp::DEFAULT_KNOWLEDGE`]). Proofs are backed up, so the search does not spend
 //!   playouts on decided lines.

@@ -354,6 +354,11 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     for bad in ["0", "-5", "inf", "always"] {
         assert!(fails(&mut e, &format!("param_hex rave {bad}")).contains("rave must be off or"), "{bad}");
     }
+    ok(&mut e, "param_hex reuse 1");
+    assert!(e.settings().reuse);
+    ok(&mut e, "param_hex reuse off");
+    assert!(!e.settings().reuse);
+    assert!(fails(&mut e, "param_hex reuse maybe").contains("reuse must be 0 or 1"));
     ok(&mut e, "param_hex knowledge off");
     ok(&mut e, "param_hex solver none");
     ok(&mut e, "param_hex priors off");

@@ -295,8 +295,8 @@ pub enum Analysis {
 /// use hex::solver::{SolveError, Solver, SolverConfig};
 /// use hex::Position;
 ///
-/// let big = Position::new(11).unwrap();
-/// assert_eq!(Solver::new(SolverConfig::default()).solve(&big), Err(SolveError::TooLarge(11)));
+/// let big = Position::new(12).unwrap();
+/// assert_eq!(Solver::new(SolverConfig::default()).solve(&big), Err(SolveError::TooLarge(12)));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Error)]
 #[non_exhaustive]
