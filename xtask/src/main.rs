@@ -23,6 +23,7 @@
 //!   checkpoints and a learning curve (see [`train_2048`]).
 
 mod bench_2048;
+mod hex_decided;
 mod hex_match;
 mod hex_openings;
 mod hex_patterns;
@@ -187,6 +188,27 @@ enum Task {
         expected: Option<PathBuf>,
         /// The output folder (default: target/eval/hex-openings- and the UTC time).
         #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+    /// Where the games of a `hex-match --out` file were decided: for each game the exact
+    /// solver takes the positions from the last back, each within --time-limit, until one it
+    /// cannot decide; it prints the first ply it proves (and which engine held the win there)
+    /// and every later move that threw a proved win away, then the totals. Boards up to the
+    /// solver's 11x11. Exits with 2 on a bad file or arguments.
+    HexDecided {
+        /// The games: a JSON lines file written by `hex-match --out`.
+        games: PathBuf,
+        /// The board side of the games (the file does not record it).
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=i64::from(hex::solver::MAX_SOLVER_SIZE)))]
+        size: u8,
+        /// The solver's time limit per position, in seconds.
+        #[arg(long, default_value_t = 10.0, value_parser = parse_timeout)]
+        time_limit: f64,
+        /// The solver's table, 2^BITS entries (one per game).
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=30))]
+        table_bits: u32,
+        /// Also write one JSON object per game to this file.
+        #[arg(long)]
         out: Option<PathBuf>,
     },
     /// Solve the same Hex positions with two GTP engines, each in a fresh process, and compare
@@ -645,6 +667,22 @@ fn main() -> ExitCode {
                 }),
             };
             return ExitCode::from(hex_openings::main(&config));
+        }
+        Task::HexDecided { games, size, time_limit, table_bits, out } => {
+            let config = hex_decided::DecidedConfig {
+                games,
+                size,
+                time_limit: std::time::Duration::from_secs_f64(time_limit),
+                table_bits,
+                out,
+            };
+            return match hex_decided::run(&config) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            };
         }
         Task::HexSolveVs {
             ours,
