@@ -4,6 +4,8 @@
 
 use crate::board::{Cell, Color};
 
+mod groups;
+
 /// The largest board the solver takes: 11 rows of 11 bits fit in a `u128`.
 pub const MAX_SOLVER_SIZE: u8 = 11;
 
@@ -374,7 +376,13 @@ impl Geometry {
     /// the owner's, so the owner may be given both at once without changing who wins,
     /// whoever is to move. The bridge to the edge (a stone on the second row and its two empty
     /// edge cells) is the common case.
-    pub(crate) fn fill_in(&self, mut stones: [u128; 2]) -> [u128; 2] {
+    pub(crate) fn fill_in(&self, stones: [u128; 2]) -> [u128; 2] {
+        self.fill_in_rules(stones, true)
+    }
+
+    /// [`Geometry::fill_in`], with the rules that look at whole groups ([`groups`]) or
+    /// without them (the ring rules alone, for tests that tell the two apart).
+    fn fill_in_rules(&self, mut stones: [u128; 2], with_groups: bool) -> [u128; 2] {
         'again: loop {
             let empty = self.cells & !stones[0] & !stones[1];
             if empty == 0 {
@@ -402,8 +410,26 @@ impl Geometry {
                     continue 'again;
                 }
             }
+            if !with_groups {
+                return stones;
+            }
+            // The ring rules found nothing: look for captured pairs again with the groups in
+            // view, among the cells with few empty neighbours.
+            let few = self.few_empty_neighbours(empty);
+            let groups = groups::Groups::new(self, stones, few);
+            if let Some((colour, pair)) = groups.captured_pair(few) {
+                stones[colour] |= pair;
+                continue;
+            }
             return stones;
         }
+    }
+
+    /// The cells of `empty` with at most four empty neighbours.
+    fn few_empty_neighbours(&self, empty: u128) -> u128 {
+        bits(empty)
+            .filter(|&b| (self.neighbours(1 << b) & empty).count_ones() <= 4)
+            .fold(0, |acc, b| acc | 1 << b)
     }
 
     /// One pair of adjacent empty cells that the colour whose neighbours are `owned` captures
@@ -778,7 +804,7 @@ mod tests {
     /// (checked by plain negamax on both the position and its filled version).
     #[test]
     fn fill_in_keeps_the_winner() {
-        let mut filled_some = 0;
+        let (mut filled_some, mut by_groups) = (0, 0);
         late_positions(4242, |g, stones| {
             let filled = g.fill_in(stones);
             assert_eq!(filled[0] & stones[1], 0);
@@ -787,6 +813,7 @@ mod tests {
                 return;
             }
             filled_some += 1;
+            by_groups += usize::from(filled != g.fill_in_rules(stones, false));
             for mover in 0..2 {
                 assert_eq!(
                     negamax(g, stones, mover),
@@ -797,6 +824,7 @@ mod tests {
             }
         });
         assert!(filled_some > 100, "only {filled_some} positions had anything to fill");
+        assert!(by_groups > 100, "only {by_groups} positions where the group rules filled more");
     }
 
     /// The claim behind pruning vulnerable cells, on many random small positions: if the side
