@@ -275,11 +275,7 @@ mod tests {
                     r.own |= 1 << d;
                     r.label[d] = (labels / 3u32.pow(i as u32) % 3) as u8;
                 }
-                for d in 0..6 {
-                    if kinds[d] == 2 {
-                        r.empty |= 1 << d;
-                    }
-                }
+                r.empty = (0..6).filter(|&d| kinds[d] == 2).fold(0, |acc, d| acc | 1 << d);
                 assert_eq!(r.useless(), useless_by_every_filling(&r), "{r:?}");
                 useless += usize::from(r.useless());
             }
