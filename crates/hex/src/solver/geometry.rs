@@ -415,9 +415,9 @@ impl Geometry {
             }
             // The ring rules found nothing: look for captured pairs again with the groups in
             // view, among the cells with few empty neighbours.
-            let few = self.few_empty_neighbours(empty);
-            let groups = groups::Groups::new(self, stones, few);
-            if let Some((colour, pair)) = groups.captured_pair(few) {
+            let few = self.few_empty_neighbours(empty, empty);
+            let groups = groups::Groups::new(self, stones, few, &[0, 1]);
+            if let Some((colour, pair)) = groups.captured_pair(few, few, &[0, 1]) {
                 stones[colour] |= pair;
                 continue;
             }
@@ -425,9 +425,9 @@ impl Geometry {
         }
     }
 
-    /// The cells of `empty` with at most four empty neighbours.
-    fn few_empty_neighbours(&self, empty: u128) -> u128 {
-        bits(empty)
+    /// The cells of `within` with at most four neighbours in `empty`.
+    fn few_empty_neighbours(&self, empty: u128, within: u128) -> u128 {
+        bits(within)
             .filter(|&b| (self.neighbours(1 << b) & empty).count_ones() <= 4)
             .fold(0, |acc, b| acc | 1 << b)
     }
@@ -458,8 +458,15 @@ impl Geometry {
     /// time, until none is left. The other colour's fill-in never takes part, so the result
     /// only grows when `colour` gets more stones: that monotonicity is what lets a domination
     /// found with it stand in a proof.
-    pub(crate) fn colour_fill(&self, colour: usize, mut stones: [u128; 2]) -> u128 {
+    ///
+    /// `stones` must be a position the fill-in has nothing left to fill in, plus the stones
+    /// `added` of `colour`: the pairs judged with the groups in view ([`groups`]) are first
+    /// looked for only where the new stones changed a ring or joined groups (elsewhere there
+    /// are none), which is most of this function's work saved.
+    pub(crate) fn colour_fill(&self, colour: usize, mut stones: [u128; 2], added: u128) -> u128 {
         let before = stones[colour];
+        // The cells whose rings the added stones, or the groups they joined, are in.
+        let mut near = self.neighbours(self.flood(added, stones[colour]) | added);
         loop {
             let empty = self.cells & !stones[0] & !stones[1];
             if empty == 0 {
@@ -469,11 +476,23 @@ impl Geometry {
             let dead = Self::four_in_a_row(&owned) & empty;
             if dead != 0 {
                 stones[colour] |= dead;
+                near = self.cells;
                 continue;
             }
             if let Some(pair) = self.captured_pair(&owned, empty) {
                 stones[colour] |= pair;
+                near = self.cells;
                 continue;
+            }
+            let few = self.few_empty_neighbours(empty, empty & (near | self.neighbours(near)));
+            let first = few & near;
+            if first != 0 {
+                let groups = groups::Groups::new(self, stones, few, &[colour]);
+                if let Some((_, pair)) = groups.captured_pair(first, few, &[colour]) {
+                    stones[colour] |= pair;
+                    near = self.cells;
+                    continue;
+                }
             }
             break;
         }
@@ -495,7 +514,7 @@ impl Geometry {
         for y in bits(moves) {
             let mut with = stones;
             with[mover] |= 1 << y;
-            dominated_by[y] = self.colour_fill(mover, with) & moves;
+            dominated_by[y] = self.colour_fill(mover, with, 1 << y) & moves;
         }
         let (mut kept, mut reasons) = (moves, 0);
         for x in bits(moves) {

@@ -96,12 +96,14 @@ pub(super) struct Groups<'a> {
 }
 
 impl<'a> Groups<'a> {
-    /// Labels every group of both colours and reads the rings of the cells of `cells`.
-    pub(super) fn new(geo: &'a Geometry, stones: [u128; 2], cells: u128) -> Self {
+    /// Labels the groups of `colours` (0 Black) next to the cells of `cells` and reads those
+    /// cells' rings as each of `colours` sees them.
+    pub(super) fn new(geo: &'a Geometry, stones: [u128; 2], cells: u128, colours: &[usize]) -> Self {
         let mut labels = [[u8::MAX; 128]; 2];
-        for (colour, labels) in labels.iter_mut().enumerate() {
+        let around = geo.neighbours(cells);
+        for &colour in colours {
             let own = stones[colour];
-            let mut rest = own;
+            let mut rest = own & around;
             let mut next = 2u8;
             while rest != 0 {
                 let group = geo.flood(rest & rest.wrapping_neg(), own);
@@ -114,14 +116,16 @@ impl<'a> Groups<'a> {
                     next += 1;
                     next - 1
                 };
-                for b in bits(group) {
-                    labels[b] = label;
+                for b in bits(group & around) {
+                    labels[colour][b] = label;
                 }
             }
         }
         let mut groups = Groups { geo, stones, labels, rings: [[Ring::default(); 2]; 128] };
         for b in bits(cells) {
-            groups.rings[b] = [groups.ring(b, 0), groups.ring(b, 1)];
+            for &colour in colours {
+                groups.rings[b][colour] = groups.ring(b, colour);
+            }
         }
         groups
     }
@@ -191,15 +195,20 @@ impl<'a> Groups<'a> {
         (i32::from(b.row) - i32::from(a.row), i32::from(b.col) - i32::from(a.col))
     }
 
-    /// One pair of adjacent empty cells, both in `candidates`, that a colour captures, as the
-    /// colour and the two cells; `None` if there is none. The candidates must be among the
-    /// cells whose rings [`Groups::new`] read.
-    pub(super) fn captured_pair(&self, candidates: u128) -> Option<(usize, u128)> {
+    /// One pair of adjacent empty cells, one in `first` and the other in `second`, that one of
+    /// `colours` (0 Black) captures, as the colour and the two cells; `None` if there is none.
+    /// Both sets must be among the cells whose rings [`Groups::new`] read for those colours.
+    pub(super) fn captured_pair(
+        &self,
+        first: u128,
+        second: u128,
+        colours: &[usize],
+    ) -> Option<(usize, u128)> {
         let geo = self.geo;
-        for x in bits(candidates) {
-            // Each pair once: the partner is a later bit.
-            for y in bits(geo.neighbours(1 << x) & candidates & !(u128::MAX >> (127 - x))) {
-                for colour in 0..2 {
+        for x in bits(first) {
+            // A pair inside `first` is looked at once, from its lower cell.
+            for y in bits(geo.neighbours(1 << x) & second & !(first & u128::MAX >> (127 - x))) {
+                for &colour in colours {
                     if self.ring_with(x, y, colour).useless() && self.ring_with(y, x, colour).useless() {
                         return Some((colour, 1 << x | 1 << y));
                     }
