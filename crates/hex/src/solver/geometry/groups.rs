@@ -34,6 +34,11 @@ use super::{Geometry, RING, bits};
 /// The label of the first and of the second edge of a colour; groups get labels from 2 on.
 const EDGE: [u8; 2] = [0, 1];
 
+/// For each colour and direction of [`RING`], the label of the colour's edge that lies that
+/// way when the neighbour is off the board there: up or down for Black, left or right for
+/// White (off an obtuse corner, each colour's own reading).
+const EDGE_BEYOND: [[u8; 6]; 2] = [[0, 0, 0, 1, 1, 0], [0, 1, 1, 0, 0, 0]];
+
 /// One colour's view of the ring of six neighbours of a cell.
 #[derive(Clone, Copy, Debug, Default)]
 struct Ring {
@@ -84,20 +89,16 @@ impl Ring {
     }
 }
 
-/// The groups of both colours and what the rings of some cells look like to each colour.
+/// What the rings of some cells look like to each colour, with the groups in view.
 pub(super) struct Groups<'a> {
     geo: &'a Geometry,
-    stones: [u128; 2],
-    /// Per colour, the label of each stone's component ([`EDGE`] for a group touching an
-    /// edge).
-    labels: [[u8; 128]; 2],
     /// The rings of the cells asked for in [`Groups::new`], for each colour.
     rings: [[Ring; 2]; 128],
 }
 
 impl<'a> Groups<'a> {
-    /// Labels the groups of `colours` (0 Black) next to the cells of `cells` and reads those
-    /// cells' rings as each of `colours` sees them.
+    /// Reads the rings of the cells of `cells` as each of `colours` (0 Black) sees them,
+    /// labelling the groups next to them.
     pub(super) fn new(geo: &'a Geometry, stones: [u128; 2], cells: u128, colours: &[usize]) -> Self {
         let mut labels = [[u8::MAX; 128]; 2];
         let around = geo.neighbours(cells);
@@ -121,49 +122,30 @@ impl<'a> Groups<'a> {
                 }
             }
         }
-        let mut groups = Groups { geo, stones, labels, rings: [[Ring::default(); 2]; 128] };
-        for b in bits(cells) {
-            for &colour in colours {
-                groups.rings[b][colour] = groups.ring(b, colour);
-            }
-        }
-        groups
-    }
-
-    /// The ring of the cell at bit `b` as colour `colour` sees it.
-    fn ring(&self, b: usize, colour: usize) -> Ring {
-        let geo = self.geo;
-        let n = i32::from(geo.size);
-        let cell = geo.cell(b);
-        let (r, c) = (i32::from(cell.row), i32::from(cell.col));
-        let mut ring = Ring::default();
-        for (d, (dr, dc)) in RING.into_iter().enumerate() {
-            let (nr, nc) = (r + dr, c + dc);
-            let (row_in, col_in) = ((0..n).contains(&nr), (0..n).contains(&nc));
-            let edge = match (colour, row_in, col_in) {
-                (_, true, true) => None,
-                // Black's edges are the first and last rows, White's the first and last
-                // columns; off an obtuse corner, both (as in `Geometry::edge_side`).
-                (0, false, _) => Some(usize::from(nr >= n)),
-                (1, _, false) => Some(usize::from(nc >= n)),
-                _ => {
-                    continue; // the other colour's edge
+        let mut rings = [[Ring::default(); 2]; 128];
+        let empty = geo.cells & !stones[0] & !stones[1];
+        let open: [u128; 6] = std::array::from_fn(|d| geo.toward(empty, d));
+        let offsets: [isize; 6] =
+            std::array::from_fn(|d| RING[d].0 as isize * geo.stride as isize + RING[d].1 as isize);
+        for &colour in colours {
+            let owned = geo.owned(colour, stones[colour]);
+            for b in bits(cells) {
+                let ring = &mut rings[b][colour];
+                for d in 0..6 {
+                    if owned[d] >> b & 1 == 1 {
+                        ring.own |= 1 << d;
+                        ring.label[d] = if geo.edge_side[colour][d] >> b & 1 == 1 {
+                            EDGE_BEYOND[colour][d]
+                        } else {
+                            labels[colour][(b as isize + offsets[d]) as usize]
+                        };
+                    } else if open[d] >> b & 1 == 1 {
+                        ring.empty |= 1 << d;
+                    }
                 }
-            };
-            if let Some(e) = edge {
-                ring.own |= 1 << d;
-                ring.label[d] = EDGE[e];
-                continue;
-            }
-            let nb = (nr * n + nc) as usize;
-            if self.stones[colour] >> nb & 1 == 1 {
-                ring.own |= 1 << d;
-                ring.label[d] = self.labels[colour][nb];
-            } else if self.stones[1 - colour] >> nb & 1 == 0 {
-                ring.empty |= 1 << d;
             }
         }
-        ring
+        Groups { geo, rings }
     }
 
     /// The ring of the cell at bit `x` for `colour` with a stone of that colour added on its
