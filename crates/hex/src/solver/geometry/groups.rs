@@ -90,16 +90,17 @@ impl Ring {
 }
 
 /// What the rings of some cells look like to each colour, with the groups in view.
-pub(super) struct Groups<'a> {
-    geo: &'a Geometry,
+pub(super) struct Groups {
     /// The rings of the cells asked for in [`Groups::new`], for each colour.
     rings: [[Ring; 2]; 128],
+    /// The step in bits to the neighbour in each direction of [`RING`].
+    offsets: [isize; 6],
 }
 
-impl<'a> Groups<'a> {
+impl Groups {
     /// Reads the rings of the cells of `cells` as each of `colours` (0 Black) sees them,
     /// labelling the groups next to them.
-    pub(super) fn new(geo: &'a Geometry, stones: [u128; 2], cells: u128, colours: &[usize]) -> Self {
+    pub(super) fn new(geo: &Geometry, stones: [u128; 2], cells: u128, colours: &[usize]) -> Self {
         let mut labels = [[u8::MAX; 128]; 2];
         let around = geo.neighbours(cells);
         for &colour in colours {
@@ -145,53 +146,52 @@ impl<'a> Groups<'a> {
                 }
             }
         }
-        Groups { geo, rings }
+        Groups { rings, offsets }
     }
 
-    /// The ring of the cell at bit `x` for `colour` with a stone of that colour added on its
-    /// empty neighbour at bit `y`: the new stone joins every component it touches.
-    /// Both cells must be among those whose rings [`Groups::new`] read.
-    fn ring_with(&self, x: usize, y: usize, colour: usize) -> Ring {
+    /// Whether a stone of `colour` on the empty neighbour of bit `x` in direction `d` of
+    /// [`RING`] makes a stone of `colour` on `x` useless to it. The new stone joins every
+    /// component it touches. Both cells must be among those whose rings [`Groups::new`] read.
+    fn useless_beside(&self, x: usize, d: usize, colour: usize) -> bool {
         let mut ring = self.rings[x][colour];
+        ring.empty &= !(1 << d);
+        ring.own |= 1 << d;
+        // Every empty place needs an own place beside it (see `Ring::useless`): most cells
+        // fail here, before the labels are looked at.
+        let around = (ring.own << 1 | ring.own >> 5 | ring.own >> 1 | ring.own << 5) & 0x3f;
+        if ring.empty & !around != 0 {
+            return false;
+        }
+        let y = (x as isize + self.offsets[d]) as usize;
         let theirs = self.rings[y][colour];
-        let d = RING.iter().position(|&o| o == self.offset(x, y)).expect("y is next to x");
         // A label no component has: the merged component's.
         const MERGED: u8 = u8::MAX;
         for i in 0..6 {
-            if ring.own >> i & 1 == 1 {
+            if ring.own >> i & 1 == 1 && i != d {
                 let touched = (0..6).any(|j| theirs.own >> j & 1 == 1 && theirs.label[j] == ring.label[i]);
                 if touched {
                     ring.label[i] = MERGED;
                 }
             }
         }
-        ring.empty &= !(1 << d);
-        ring.own |= 1 << d;
         ring.label[d] = MERGED;
-        ring
-    }
-
-    /// The (row, column) step from bit `x` to bit `y`.
-    fn offset(&self, x: usize, y: usize) -> (i32, i32) {
-        let (a, b) = (self.geo.cell(x), self.geo.cell(y));
-        (i32::from(b.row) - i32::from(a.row), i32::from(b.col) - i32::from(a.col))
+        ring.useless()
     }
 
     /// One pair of adjacent empty cells, one in `first` and the other in `second`, that one of
     /// `colours` (0 Black) captures, as the colour and the two cells; `None` if there is none.
     /// Both sets must be among the cells whose rings [`Groups::new`] read for those colours.
-    pub(super) fn captured_pair(
-        &self,
-        first: u128,
-        second: u128,
-        colours: &[usize],
-    ) -> Option<(usize, u128)> {
-        let geo = self.geo;
+    pub(super) fn captured_pair(&self, first: u128, second: u128, colours: &[usize]) -> Option<(usize, u128)> {
         for x in bits(first) {
-            // A pair inside `first` is looked at once, from its lower cell.
-            for y in bits(geo.neighbours(1 << x) & second & !(first & u128::MAX >> (127 - x))) {
-                for &colour in colours {
-                    if self.ring_with(x, y, colour).useless() && self.ring_with(y, x, colour).useless() {
+            for &colour in colours {
+                let empty = self.rings[x][colour].empty;
+                for d in (0..6).filter(|&d| empty >> d & 1 == 1) {
+                    let y = (x as isize + self.offsets[d]) as usize;
+                    // A pair inside `first` is looked at once, from its lower cell.
+                    if second >> y & 1 == 0 || first >> y & 1 == 1 && y < x {
+                        continue;
+                    }
+                    if self.useless_beside(x, d, colour) && self.useless_beside(y, (d + 3) % 6, colour) {
                         return Some((colour, 1 << x | 1 << y));
                     }
                 }
