@@ -375,14 +375,26 @@ impl Geometry {
     /// takes one, the owner answers on the other and the intruding stone is dead, as good as
     /// the owner's, so the owner may be given both at once without changing who wins,
     /// whoever is to move. The bridge to the edge (a stone on the second row and its two empty
-    /// edge cells) is the common case.
+    /// edge cells) is the common case. When these ring rules find nothing more, pairs are
+    /// looked for again with the groups in view ([`groups`]): there the intruding stone only
+    /// has to be useless to the owner, and the owner's stones around it may be joined through
+    /// their groups.
     pub(crate) fn fill_in(&self, stones: [u128; 2]) -> [u128; 2] {
-        self.fill_in_rules(stones, true)
+        self.fill_in_rules(stones, true, self.cells)
+    }
+
+    /// [`Geometry::fill_in`] of a position the fill-in had left nothing to fill in, plus the
+    /// stones `added` (of one colour): the same result, with the pairs judged with the groups
+    /// in view first looked for only where the new stones changed a ring or joined groups.
+    pub(crate) fn fill_in_after(&self, stones: [u128; 2], added: u128) -> [u128; 2] {
+        let colour = usize::from(added & stones[1] != 0);
+        self.fill_in_rules(stones, true, self.neighbours(self.flood(added, stones[colour]) | added))
     }
 
     /// [`Geometry::fill_in`], with the rules that look at whole groups ([`groups`]) or
-    /// without them (the ring rules alone, for tests that tell the two apart).
-    fn fill_in_rules(&self, mut stones: [u128; 2], with_groups: bool) -> [u128; 2] {
+    /// without them (the ring rules alone, for tests that tell the two apart); the group
+    /// rules look first at pairs with a cell in `near` (see [`Geometry::fill_in_after`]).
+    fn fill_in_rules(&self, mut stones: [u128; 2], with_groups: bool, mut near: u128) -> [u128; 2] {
         'again: loop {
             let empty = self.cells & !stones[0] & !stones[1];
             if empty == 0 {
@@ -402,11 +414,13 @@ impl Geometry {
                 }
             }
             if any_dead {
+                near = self.cells;
                 continue;
             }
             for colour in 0..2 {
                 if let Some(pair) = self.captured_pair(&owned[colour], empty) {
                     stones[colour] |= pair;
+                    near = self.cells;
                     continue 'again;
                 }
             }
@@ -415,11 +429,15 @@ impl Geometry {
             }
             // The ring rules found nothing: look for captured pairs again with the groups in
             // view, among the cells with few empty neighbours.
-            let few = self.few_empty_neighbours(empty, empty);
-            let groups = groups::Groups::new(self, stones, few, &[0, 1]);
-            if let Some((colour, pair)) = groups.captured_pair(few, few, &[0, 1]) {
-                stones[colour] |= pair;
-                continue;
+            let few = self.few_empty_neighbours(empty, empty & (near | self.neighbours(near)));
+            let first = few & near;
+            if first != 0 {
+                let groups = groups::Groups::new(self, stones, few, &[0, 1]);
+                if let Some((colour, pair)) = groups.captured_pair(first, few, &[0, 1]) {
+                    stones[colour] |= pair;
+                    near = self.cells;
+                    continue;
+                }
             }
             return stones;
         }
@@ -832,7 +850,7 @@ mod tests {
                 return;
             }
             filled_some += 1;
-            by_groups += usize::from(filled != g.fill_in_rules(stones, false));
+            by_groups += usize::from(filled != g.fill_in_rules(stones, false, g.cells));
             for mover in 0..2 {
                 assert_eq!(
                     negamax(g, stones, mover),
@@ -844,6 +862,36 @@ mod tests {
         });
         assert!(filled_some > 100, "only {filled_some} positions had anything to fill");
         assert!(by_groups > 100, "only {by_groups} positions where the group rules filled more");
+    }
+
+    /// After one more stone on a filled position, the fill-in that looks near the stone first
+    /// leaves nothing for the whole fill-in to fill, and keeps the winner.
+    #[test]
+    fn fill_in_after_a_move_finishes_the_fill_in() {
+        let mut checked = 0;
+        late_positions(515, |g, stones| {
+            let filled = g.fill_in(stones);
+            let empty = g.cells & !filled[0] & !filled[1];
+            for m in bits(empty) {
+                for colour in 0..2 {
+                    let mut next = filled;
+                    next[colour] |= 1 << m;
+                    let after = g.fill_in_after(next, 1 << m);
+                    assert_eq!(g.fill_in(after), after, "{next:?} after {m}");
+                    if checked % 7 == 0 {
+                        for mover in 0..2 {
+                            assert_eq!(
+                                negamax(g, next, mover),
+                                negamax(g, after, mover),
+                                "{next:?} after {m}"
+                            );
+                        }
+                    }
+                    checked += 1;
+                }
+            }
+        });
+        assert!(checked > 1000, "{checked}");
     }
 
     /// The claim behind pruning vulnerable cells, on many random small positions: if the side

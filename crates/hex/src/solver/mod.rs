@@ -33,13 +33,16 @@
 //!   where neither side's stone could join anything not joined already, such as three of
 //!   one colour and three of the other) and *captured* pairs (two
 //!   adjacent empty cells where a stone of one colour on either kills the other, e.g. the two
-//!   edge cells of a bridge to the edge) are filled with stones, which never changes the
+//!   edge cells of a bridge to the edge, or, judged with the groups in view, makes the other
+//!   useless to that colour: its stones around the cell are joined anyway, around the ring or
+//!   through their groups) are filled with stones, which never changes the
 //!   winner but removes moves and lets positions transpose; a result proved after the fill-in
 //!   keeps the filled cells in its proof set;
 //! - **vulnerable cells** left out of the moves: a cell that the opponent's reply on a
 //!   neighbour would kill is never the only winning move (unless every move wins);
 //! - **dominated cells** left out of the moves: when the mover's stone on `y` makes `x` dead
-//!   or captured for the mover, `x` is never better than `y`;
+//!   or captured for the mover (captured pairs judged with the groups in view included), `x`
+//!   is never better than `y`;
 //! - **widening** (Benzene's focused DFPN): the moves are ordered by the sum of both sides'
 //!   two-distance potentials (then nearness to the centre), and only the first quarter of
 //!   them compete for the proof of a win at any time, while all count for its disproof.

@@ -66,6 +66,7 @@ impl Keys {
             hash: self.hash(stones, to_move),
             rotated_hash: self.hash(rotated, to_move),
             filled: 0,
+            filled_in: false,
         }
     }
 }
@@ -83,6 +84,9 @@ pub(crate) struct State {
     /// proved on the filled position holds for the unfilled one only with these cells in its
     /// proof set: they are empty there, and only the fill-in makes them irrelevant.
     pub(crate) filled: u128,
+    /// Whether the fill-in has left nothing to fill here (true after [`State::play`]), so that
+    /// the next move's fill-in only has to look near that move.
+    pub(crate) filled_in: bool,
 }
 
 impl State {
@@ -94,7 +98,8 @@ impl State {
         stones[me] |= 1 << m;
         let mut hash = self.hash ^ keys.stones[me][m] ^ keys.white;
         let mut rotated_hash = self.rotated_hash ^ keys.stones[me][geo.last - m] ^ keys.white;
-        let filled_stones = geo.fill_in(stones);
+        let filled_stones =
+            if self.filled_in { geo.fill_in_after(stones, 1 << m) } else { geo.fill_in(stones) };
         let mut filled = 0;
         for colour in 0..2 {
             let new = filled_stones[colour] & !stones[colour];
@@ -104,7 +109,14 @@ impl State {
                 rotated_hash ^= keys.stones[colour][geo.last - b];
             }
         }
-        State { stones: filled_stones, to_move: self.to_move.opponent(), hash, rotated_hash, filled }
+        State {
+            stones: filled_stones,
+            to_move: self.to_move.opponent(),
+            hash,
+            rotated_hash,
+            filled,
+            filled_in: true,
+        }
     }
 }
 

@@ -181,7 +181,12 @@ impl Groups {
     /// One pair of adjacent empty cells, one in `first` and the other in `second`, that one of
     /// `colours` (0 Black) captures, as the colour and the two cells; `None` if there is none.
     /// Both sets must be among the cells whose rings [`Groups::new`] read for those colours.
-    pub(super) fn captured_pair(&self, first: u128, second: u128, colours: &[usize]) -> Option<(usize, u128)> {
+    pub(super) fn captured_pair(
+        &self,
+        first: u128,
+        second: u128,
+        colours: &[usize],
+    ) -> Option<(usize, u128)> {
         for x in bits(first) {
             for &colour in colours {
                 let empty = self.rings[x][colour].empty;
