@@ -98,7 +98,9 @@
 //! `genmove` takes its wall time off the mover's clock, and `time_left` reads or sets the
 //! clocks (a controller may send the real time left). The MCTS and strong players search
 //! `param_hex time` a move, cut when the clock runs low to nine tenths of the clock shared over
-//! one move for every two empty cells (never below [`MIN_MOVE_TIME`]). No response ever contains
+//! one move for every two empty cells (never below [`MIN_MOVE_TIME`]); the player keeps its
+//! tree or table through such cuts (`Agent::set_time_limit`), while any other change of
+//! `param_hex` builds a new one. No response ever contains
 //! an empty line (one ends a response): empty lines inside an answer are dropped.
 //!
 //! # Examples
@@ -666,7 +668,13 @@ impl Engine {
         let factory = self.factory;
         let settings = Settings { time: self.move_time(color), ..self.settings };
         if settings != self.player_settings {
-            self.player = None;
+            // A clock running low changes only the time: the player keeps its tree or table
+            // when it can take the new limit.
+            let only_time = Settings { time: settings.time, ..self.player_settings } == settings;
+            let kept = only_time && self.player.as_mut().is_some_and(|p| p.set_time_limit(settings.time));
+            if !kept {
+                self.player = None;
+            }
         }
         self.player_settings = settings;
         let player = self.player.get_or_insert_with(|| factory(&settings));

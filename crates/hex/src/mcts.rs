@@ -656,4 +656,14 @@ impl search_core::agent::Agent<HexGame> for MctsPlayer {
     fn choose(&mut self, _: &HexGame, position: &Position) -> HexMove {
         self.decide(position).0
     }
+
+    /// A player with a time limit takes the new one and keeps its kept tree and solver; one
+    /// limited by iterations alone has no time limit to change.
+    fn set_time_limit(&mut self, time: Duration) -> bool {
+        if self.config.time.is_none() {
+            return false;
+        }
+        self.config.time = Some(time);
+        true
+    }
 }

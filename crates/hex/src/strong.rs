@@ -444,4 +444,13 @@ impl search_core::agent::Agent<HexGame> for StrongPlayer {
     fn last_stats(&self) -> Option<search_core::SearchStats> {
         self.last_search().map(|found| found.result.stats)
     }
+
+    /// A player with a time limit takes the new one and keeps its table.
+    fn set_time_limit(&mut self, time: std::time::Duration) -> bool {
+        if self.config.time.is_none() {
+            return false;
+        }
+        self.config.time = Some(time);
+        true
+    }
 }

@@ -1176,3 +1176,32 @@ fn connections_between_cells_and_edges() {
     let mut big = engine_on(12);
     assert!(fails(&mut big, "vc-between-cells-full black a1 north").contains("up to 11x11"));
 }
+
+/// How many players the counting factory below has built.
+static BUILT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+fn counting_factory(settings: &hex::gtp::Settings) -> Box<dyn hex::HexPlayer> {
+    BUILT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    hex::gtp::default_player(settings)
+}
+
+#[test]
+fn a_clock_running_low_keeps_the_player_and_other_settings_rebuild_it() {
+    let mut e = Engine::new(counting_factory);
+    ok(&mut e, "boardsize 7 7");
+    ok(&mut e, "param_hex player mcts");
+    ok(&mut e, "param_hex time 0.2");
+    // Two seconds for the game: every move gets a share of what is left, a little less each
+    // time, so the search time changes from move to move.
+    ok(&mut e, "time_left b 2");
+    let before = BUILT.load(std::sync::atomic::Ordering::SeqCst);
+    for _ in 0..3 {
+        ok(&mut e, "genmove b");
+        ok(&mut e, "genmove w");
+    }
+    assert_eq!(BUILT.load(std::sync::atomic::Ordering::SeqCst) - before, 1, "one player for the whole game");
+    // Any other setting builds a new player.
+    ok(&mut e, "param_hex seed 9");
+    ok(&mut e, "genmove b");
+    assert_eq!(BUILT.load(std::sync::atomic::Ordering::SeqCst) - before, 2);
+}

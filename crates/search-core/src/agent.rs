@@ -86,6 +86,14 @@ pub trait Agent<G: Game> {
     fn last_stats(&self) -> Option<SearchStats> {
         None
     }
+
+    /// Gives an agent that searches on a time limit a new limit per move, keeping everything
+    /// else it holds (its table, its tree); `false` when it has no time limit to change (the
+    /// default), and the caller should then build a new agent with the limit instead. A game
+    /// clock that runs low changes the limit from move to move.
+    fn set_time_limit(&mut self, _time: std::time::Duration) -> bool {
+        false
+    }
 }
 
 impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for &mut A {
@@ -98,6 +106,9 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for &mut A {
     fn last_stats(&self) -> Option<SearchStats> {
         (**self).last_stats()
     }
+    fn set_time_limit(&mut self, time: std::time::Duration) -> bool {
+        (**self).set_time_limit(time)
+    }
 }
 
 impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
@@ -109,6 +120,9 @@ impl<G: Game, A: Agent<G> + ?Sized> Agent<G> for Box<A> {
     }
     fn last_stats(&self) -> Option<SearchStats> {
         (**self).last_stats()
+    }
+    fn set_time_limit(&mut self, time: std::time::Duration) -> bool {
+        (**self).set_time_limit(time)
     }
 }
 
