@@ -429,18 +429,31 @@ impl Geometry {
             }
             // The ring rules found nothing: look for captured pairs again with the groups in
             // view, among the cells with few empty neighbours.
-            let few = self.few_empty_neighbours(empty, empty & (near | self.neighbours(near)));
-            let first = few & near;
-            if first != 0 {
-                let groups = groups::Groups::new(self, stones, few, &[0, 1]);
-                if let Some((colour, pair)) = groups.captured_pair(first, few, &[0, 1]) {
-                    stones[colour] |= pair;
-                    near = self.cells;
-                    continue;
-                }
+            if let Some((colour, pair)) = self.group_captured_pair(stones, empty, near, &[0, 1]) {
+                stones[colour] |= pair;
+                near = self.cells;
+                continue;
             }
             return stones;
         }
+    }
+
+    /// One pair that one of `colours` captures by the group rules ([`groups`]), with a cell
+    /// in `near` and both among the cells with few empty neighbours, as the colour and the two
+    /// cells.
+    fn group_captured_pair(
+        &self,
+        stones: [u128; 2],
+        empty: u128,
+        near: u128,
+        colours: &[usize],
+    ) -> Option<(usize, u128)> {
+        let few = self.few_empty_neighbours(empty, empty & (near | self.neighbours(near)));
+        let first = few & near;
+        if first == 0 {
+            return None;
+        }
+        groups::Groups::new(self, stones, few, colours).captured_pair(first, few, colours)
     }
 
     /// The cells of `within` with at most four neighbours in `empty`.
@@ -502,15 +515,10 @@ impl Geometry {
                 near = self.cells;
                 continue;
             }
-            let few = self.few_empty_neighbours(empty, empty & (near | self.neighbours(near)));
-            let first = few & near;
-            if first != 0 {
-                let groups = groups::Groups::new(self, stones, few, &[colour]);
-                if let Some((_, pair)) = groups.captured_pair(first, few, &[colour]) {
-                    stones[colour] |= pair;
-                    near = self.cells;
-                    continue;
-                }
+            if let Some((_, pair)) = self.group_captured_pair(stones, empty, near, &[colour]) {
+                stones[colour] |= pair;
+                near = self.cells;
+                continue;
             }
             break;
         }
