@@ -448,12 +448,40 @@ impl Geometry {
         near: u128,
         colours: &[usize],
     ) -> Option<(usize, u128)> {
-        let few = self.few_empty_neighbours(empty, empty & (near | self.neighbours(near)));
+        let within = empty & (near | self.neighbours(near));
+        let paired =
+            colours.iter().fold(0, |acc, &c| acc | self.pair_candidates(c, stones[c], empty, within));
+        if paired & near == 0 {
+            return None;
+        }
+        let few = self.few_empty_neighbours(empty, paired);
         let first = few & near;
         if first == 0 {
             return None;
         }
         groups::Groups::new(self, stones, few, colours).captured_pair(first, few, colours)
+    }
+
+    /// The cells of `within` that may form a pair with an empty neighbour that colour
+    /// `colour` captures by the group rules, on a test of the rings alone that every such pair
+    /// passes (see `Groups::useless_beside`): with the partner given to the colour, every
+    /// other empty neighbour of the cell touches one of the colour's places around it. Done
+    /// for all cells at once on the bitboards, it leaves the group labels to be read for a few
+    /// cells only.
+    fn pair_candidates(&self, colour: usize, own: u128, empty: u128, within: u128) -> u128 {
+        let owned = self.owned(colour, own);
+        let open: [u128; 6] = std::array::from_fn(|d| self.toward(empty, d));
+        // loose[e]: cells whose empty neighbour in direction e has no own place on either side.
+        let loose: [u128; 6] = std::array::from_fn(|e| open[e] & !owned[(e + 5) % 6] & !owned[(e + 1) % 6]);
+        // good[d]: cells whose empty neighbour in direction d, given to the colour, leaves no
+        // loose empty neighbour (the places on either side of `d` are then beside an own one).
+        let good: [u128; 6] = std::array::from_fn(|d| {
+            let bad = (0..6)
+                .filter(|&e| e != d && e != (d + 1) % 6 && e != (d + 5) % 6)
+                .fold(0, |acc, e| acc | loose[e]);
+            within & open[d] & !bad
+        });
+        (0..6).fold(0, |acc, d| acc | good[d] & self.toward(good[(d + 3) % 6], d))
     }
 
     /// The cells of `within` with at most four neighbours in `empty`.

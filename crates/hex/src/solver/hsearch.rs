@@ -145,6 +145,10 @@ pub(crate) struct HSearch {
     adjacent: [u128; MAX_NODES],
     /// New VCs whose AND combinations are still to try.
     queue: Vec<(u8, u8, u128)>,
+    /// Scratch for [`HSearch::restore`]: the saved VCs (ends, carrier) and SCs (ends,
+    /// carrier, key) that changed, to go through the rules once the rest is in.
+    changed_vcs: Vec<(u8, u8, u128)>,
+    changed_scs: Vec<(u8, u8, u128, u8)>,
     /// Scratch for the OR rule: the other SCs of the pair, and their suffix intersections.
     or_others: [u128; SC_CAP],
     or_suffix: [u128; SC_CAP + 1],
@@ -180,6 +184,8 @@ impl HSearch {
             linked: [0; MAX_NODES],
             adjacent: [0; MAX_NODES],
             queue: Vec::new(),
+            changed_vcs: Vec::new(),
+            changed_scs: Vec::new(),
             or_others: [0; SC_CAP],
             or_suffix: [0; SC_CAP + 1],
             work: 0,
@@ -405,10 +411,18 @@ impl HSearch {
         // First what nothing touched: no new stone in its carrier or at its ends. Untouched
         // ends map one to one, so each pair's lists are the saved ones less what the
         // opponent's new stones cut, already free of carriers that contain others: they go
-        // in without the checks.
+        // in without the checks. What changed is set aside in the same pass.
+        let (mut changed_vcs, mut changed_scs) =
+            (std::mem::take(&mut self.changed_vcs), std::mem::take(&mut self.changed_scs));
+        changed_vcs.clear();
+        changed_scs.clear();
         for (&carrier, &e) in saved.vcs.iter().zip(&saved.vc_ends) {
-            let Some((a, b, false)) = pair_of(e) else { continue };
-            if carrier & (lost | gained) != 0 {
+            let Some((a, b, moved)) = pair_of(e) else { continue };
+            if carrier & lost != 0 {
+                continue;
+            }
+            if moved || carrier & gained != 0 {
+                changed_vcs.push((a as u8, b as u8, carrier));
                 continue;
             }
             let pair = self.index(a, b);
@@ -423,8 +437,13 @@ impl HSearch {
             }
         }
         for (&carrier, &[ea, eb, key]) in saved.scs.iter().zip(&saved.sc_ends) {
-            let Some((a, b, false)) = pair_of([ea, eb]) else { continue };
-            if carrier & (lost | gained) != 0 {
+            let Some((a, b, moved)) = pair_of([ea, eb]) else { continue };
+            if carrier & lost != 0 {
+                continue;
+            }
+            // A key the side now holds is a new stone in the carrier.
+            if moved || carrier & gained != 0 {
+                changed_scs.push((a as u8, b as u8, carrier, key));
                 continue;
             }
             let pair = self.index(a, b);
@@ -436,29 +455,27 @@ impl HSearch {
         // Then what changed, through the rules again: a VC or SC with a new end can join
         // others through it; a carrier that lost a cell can now miss another's; an SC whose
         // key the side holds is a VC.
-        for (&carrier, &e) in saved.vcs.iter().zip(&saved.vc_ends) {
-            let Some((a, b, moved)) = pair_of(e) else { continue };
-            if carrier & lost == 0 && (moved || carrier & gained != 0) {
-                self.add_vc(a, b, carrier & empty);
+        'rules: {
+            for &(a, b, carrier) in &changed_vcs {
+                self.add_vc(usize::from(a), usize::from(b), carrier & empty);
                 if self.won.is_some() {
-                    return;
+                    break 'rules;
+                }
+            }
+            for &(a, b, carrier, key) in &changed_scs {
+                let (a, b) = (usize::from(a), usize::from(b));
+                if own >> key & 1 == 1 {
+                    self.add_vc(a, b, carrier & empty);
+                    if self.won.is_some() {
+                        break 'rules;
+                    }
+                } else {
+                    self.insert_sc(a, b, carrier & empty, key);
                 }
             }
         }
-        for (&carrier, &[ea, eb, key]) in saved.scs.iter().zip(&saved.sc_ends) {
-            let Some((a, b, moved)) = pair_of([ea, eb]) else { continue };
-            if carrier & lost != 0 {
-                continue;
-            }
-            if own >> key & 1 == 1 {
-                self.add_vc(a, b, carrier & empty);
-                if self.won.is_some() {
-                    return;
-                }
-            } else if moved || carrier & gained != 0 {
-                self.insert_sc(a, b, carrier & empty, key);
-            }
-        }
+        self.changed_vcs = changed_vcs;
+        self.changed_scs = changed_scs;
     }
 
     /// Keeps this build's connections at `depth`, in place of the oldest build there.
@@ -631,12 +648,17 @@ impl HSearch {
             return;
         }
         let keys = &mut self.sc_key[base..base + SC_CAP];
-        let mut kept = 0;
-        for i in 0..len {
-            if carrier & !list[i] != 0 {
-                list[kept] = list[i];
-                keys[kept] = keys[i];
-                kept += 1;
+        // Kept SCs whose carriers contain the new one go; most new SCs contain none, and the
+        // list is then only read.
+        let mut kept = len;
+        if let Some(first) = list[..len].iter().position(|&c| carrier & !c == 0) {
+            kept = first;
+            for i in first + 1..len {
+                if carrier & !list[i] != 0 {
+                    list[kept] = list[i];
+                    keys[kept] = keys[i];
+                    kept += 1;
+                }
             }
         }
         let slot = if kept == SC_CAP {
@@ -656,24 +678,37 @@ impl HSearch {
         self.sc_len[pair] = kept as u8;
         // OR: the new SC with up to MAX_ORS − 1 others whose carriers cut the intersection.
         // The scratch arrays live in `self` so that no call clears half a kilobyte of stack.
-        let (others, suffix) = (&mut self.or_others, &mut self.or_suffix);
-        let mut count = 0;
-        for (i, &c) in list[..kept].iter().enumerate() {
-            if i != slot && c & carrier != carrier {
-                others[count] = c;
-                count += 1;
+        // Every other kept SC misses a cell of the new one (those containing it went above).
+        // The new one is usually last, and the others are then the list before it as it is.
+        let suffix = &mut self.or_suffix;
+        let others: &[u128] = if slot + 1 == kept {
+            &list[..slot]
+        } else {
+            let mut count = 0;
+            for (i, &c) in list[..kept].iter().enumerate() {
+                if i != slot {
+                    self.or_others[count] = c;
+                    count += 1;
+                }
             }
-        }
+            &self.or_others[..count]
+        };
+        let count = others.len();
         // suffix[i]: the intersection of others[i..]; when it meets the intersection so far,
         // no set of those SCs can empty it, and the search of that branch stops at once.
         suffix[count] = u128::MAX;
         for i in (0..count).rev() {
             suffix[i] = suffix[i + 1] & others[i];
         }
+        if carrier & suffix[0] != 0 {
+            // Every other SC shares a cell with the new one: no OR can empty the
+            // intersection (the usual case, settled before the results array is set up).
+            return;
+        }
         let mut found = [0u128; MAX_OR_RESULTS];
         let mut n_found = 0;
         let known = &self.vc[pair * VC_CAP..pair * VC_CAP + usize::from(self.vc_len[pair])];
-        let mut sets = OrSets { others: &others[..count], suffix: &suffix[..=count], known, steps: OR_STEPS };
+        let mut sets = OrSets { others, suffix: &suffix[..=count], known, steps: OR_STEPS };
         sets.search(0, carrier, carrier, 1, &mut found, &mut n_found);
         for &union in &found[..n_found] {
             self.add_vc(a, b, union);
