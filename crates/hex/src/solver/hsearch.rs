@@ -530,6 +530,8 @@ impl HSearch {
         while head < self.queue.len() && self.won.is_none() {
             let (a, b, c1) = self.queue[head];
             head += 1;
+            // The nodes of the carrier's cells: no connection through it can end there.
+            let inside = bits(c1).fold(0u128, |acc, cell| acc | 1 << self.node_of[cell]);
             for (x, z) in [(usize::from(a), usize::from(b)), (usize::from(b), usize::from(a))] {
                 // Edges are not midpoints: two nodes joined to the same edge are not joined to
                 // each other in a way that matters for the goal.
@@ -539,10 +541,7 @@ impl HSearch {
                 let key = self.cell[z];
                 let x_cell = self.cell[x];
                 // Pairs already adjacent gain nothing from another connection.
-                for y in bits(self.linked[z] & !(1 << x) & !self.adjacent[x]) {
-                    if c1 & self.cell[y] != 0 {
-                        continue;
-                    }
+                for y in bits(self.linked[z] & !(1 << x) & !self.adjacent[x] & !inside) {
                     let zy = self.index(z, y);
                     // Only the pair (x, y) changes below, never (z, y).
                     let len = usize::from(self.vc_len[zy]);
@@ -753,15 +752,13 @@ impl OrSets<'_> {
         found: &mut [u128],
         n_found: &mut usize,
     ) {
-        for i in from..self.others.len() {
-            if *n_found == found.len() || inter & self.suffix[i] != 0 {
-                return;
-            }
-            if self.steps == 0 {
+        // The caller stops as soon as `found` is full, so it is not full here.
+        let (others, suffix) = (&self.others[from..], &self.suffix[from..self.others.len()]);
+        for (k, (&c, &rest)) in others.iter().zip(suffix).enumerate() {
+            if inter & rest != 0 || self.steps == 0 {
                 return;
             }
             self.steps -= 1;
-            let c = self.others[i];
             let next = inter & c;
             if next == inter {
                 continue;
@@ -773,7 +770,10 @@ impl OrSets<'_> {
                     *n_found += 1;
                 }
             } else if used + 1 < MAX_ORS {
-                self.search(i + 1, next, union | c, used + 1, found, n_found);
+                self.search(from + k + 1, next, union | c, used + 1, found, n_found);
+            }
+            if *n_found == found.len() {
+                return;
             }
         }
     }
