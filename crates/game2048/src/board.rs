@@ -306,7 +306,7 @@ impl Board {
     /// assert_eq!(board.after(Direction::Left), Some("4 0 0 0/0 0 0 0/0 0 0 0/0 0 0 0".parse().unwrap()));
     /// assert_eq!(board.after(Direction::Up), None);
     /// ```
-    #[inline]
+    #[inline(always)]
     pub fn after(self, direction: Direction) -> Option<Board> {
         if self.has_max_rank() {
             return self.after_checked(direction);
