@@ -625,7 +625,11 @@ fn attempt<T>(
 
 /// The referee's reading of a `genmove` answer in `position`: the move, `None` for `resign`,
 /// or the failure.
-fn judge(position: &Position, command: &str, answer: &str) -> Result<Option<HexMove>, EngineFailure> {
+pub(crate) fn judge(
+    position: &Position,
+    command: &str,
+    answer: &str,
+) -> Result<Option<HexMove>, EngineFailure> {
     // Some engines answer in capitals; only the first word is the move.
     let word = answer.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
     if word == "resign" {

@@ -27,6 +27,7 @@ mod hex_decided;
 mod hex_match;
 mod hex_openings;
 mod hex_patterns;
+mod hex_probe;
 mod hex_solve_vs;
 mod plots;
 mod record;
@@ -261,6 +262,62 @@ enum Task {
         /// Show the engines' standard error (discarded otherwise).
         #[arg(long)]
         engine_stderr: bool,
+    },
+    /// Do GTP engines keep a proved win? Each position of the file that the exact solver proves
+    /// won for the side to move goes to every engine (`genmove`, after `boardsize`,
+    /// `clear_board` and the moves), and the solver judges each move: kept the win, threw it
+    /// away, or not decided within --solve-time. Writes probe.jsonl and summary.md (each
+    /// engine's kept share with a 95 % interval, its seconds a move, and the positions where
+    /// the engines fared differently). Boards up to the solver's 11x11. Exits with 2 on bad
+    /// arguments or a bad positions file.
+    HexProbe {
+        /// An engine, `NAME=COMMAND` (command split like hex-match's); give one or more.
+        #[arg(long = "engine", value_name = "NAME=COMMAND", required = true)]
+        engines: Vec<hex_probe::ProbeEngine>,
+        /// The positions: `NAME SIZE MOVE...` a line, as hex-solve-vs reads them (make some
+        /// with hex-probe-positions).
+        #[arg(long, value_name = "FILE")]
+        positions: PathBuf,
+        /// The solver's time limit for each position it judges, in seconds.
+        #[arg(long, default_value_t = 10.0, value_parser = parse_timeout)]
+        solve_time: f64,
+        /// The solver's table, 2^BITS entries, shared by the run.
+        #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(1..=30))]
+        table_bits: u32,
+        /// Seconds an engine may take to answer any one command.
+        #[arg(long, default_value_t = 60.0, value_parser = parse_timeout)]
+        timeout: f64,
+        /// The output folder (default: target/eval/probe- and the UTC time).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Show the engines' standard error (discarded otherwise).
+        #[arg(long)]
+        engine_stderr: bool,
+    },
+    /// Make a positions file for hex-probe from a `hex-match --out` file: every distinct
+    /// position of its games at the plies asked that the solver proves won for the side to
+    /// move within --solve-time. Exits with 2 on a bad file or arguments.
+    HexProbePositions {
+        /// The games: a JSON lines file written by `hex-match --out`.
+        games: PathBuf,
+        /// The board side of the games.
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=i64::from(hex::solver::MAX_SOLVER_SIZE)))]
+        size: u8,
+        /// The first ply (stones on the board) to look at.
+        #[arg(long, default_value_t = 8)]
+        from_ply: usize,
+        /// The last ply to look at.
+        #[arg(long, default_value_t = 16)]
+        to_ply: usize,
+        /// The solver's time limit per position, in seconds.
+        #[arg(long, default_value_t = 10.0, value_parser = parse_timeout)]
+        solve_time: f64,
+        /// The solver's table, 2^BITS entries.
+        #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(1..=30))]
+        table_bits: u32,
+        /// The positions file to write.
+        #[arg(long, value_name = "FILE")]
+        out: PathBuf,
     },
     /// Time our strong 2048 agent and nneonneo/2048-ai on the same boards (thread CPU time, same
     /// process, alternating), with the move agreement and the raw move rate.
@@ -723,6 +780,50 @@ fn main() -> ExitCode {
             return match hex_solve_vs::run(&config) {
                 Ok(true) => ExitCode::SUCCESS,
                 Ok(false) => ExitCode::from(1),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
+        Task::HexProbe { engines, positions, solve_time, table_bits, timeout, out, engine_stderr } => {
+            let config = hex_probe::ProbeConfig {
+                positions,
+                engines,
+                solve_time: std::time::Duration::from_secs_f64(solve_time),
+                table_bits,
+                timeout: std::time::Duration::from_secs_f64(timeout),
+                out: out.unwrap_or_else(|| {
+                    workspace_root().join("target").join("eval").join(format!("probe-{}", timestamp()))
+                }),
+                engine_stderr,
+            };
+            return match hex_probe::run(&config) {
+                Ok(_) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
+        Task::HexProbePositions { games, size, from_ply, to_ply, solve_time, table_bits, out } => {
+            if from_ply > to_ply {
+                eprintln!("error: --from-ply {from_ply} is after --to-ply {to_ply}");
+                return ExitCode::from(2);
+            }
+            let config = hex_probe::PositionsConfig {
+                games,
+                size,
+                plies: (from_ply, to_ply),
+                solve_time: std::time::Duration::from_secs_f64(solve_time),
+                table_bits,
+                out,
+            };
+            return match hex_probe::make_positions(&config) {
+                Ok(count) => {
+                    println!("wrote {count} positions to {}", config.out.display());
+                    ExitCode::SUCCESS
+                }
                 Err(e) => {
                     eprintln!("error: {e}");
                     ExitCode::from(2)
