@@ -452,6 +452,10 @@ pub struct PositionsConfig {
     pub solve_time: Duration,
     /// The solver's table, 2^BITS entries.
     pub table_bits: u32,
+    /// Keep only positions whose proof took at least this many nodes: 1 keeps every proved
+    /// position, 2 drops those the position's connections decide without a search (a side
+    /// with a virtual connection wins whatever it plays next, so they test nothing).
+    pub min_nodes: u64,
     /// Where to write the positions file.
     pub out: PathBuf,
 }
@@ -472,11 +476,12 @@ pub fn make_positions(config: &PositionsConfig) -> Result<usize, ProbeError> {
     });
     let mut out = format!(
         "# Positions for `cargo xtask hex-probe`, made by `cargo xtask hex-probe-positions` from {}:\n\
-         # plies {} to {}, each proved won for the side to move within {:.0} s.\n",
+         # plies {} to {}, each proved won for the side to move within {:.0} s and {} nodes or more.\n",
         config.games.display(),
         config.plies.0,
         config.plies.1,
-        config.solve_time.as_secs_f64()
+        config.solve_time.as_secs_f64(),
+        config.min_nodes
     );
     let mut seen = std::collections::HashSet::new();
     let mut count = 0;
@@ -501,6 +506,7 @@ pub fn make_positions(config: &PositionsConfig) -> Result<usize, ProbeError> {
             let Ok(solution) = solution else { continue };
             if let Verdict::Win { winner, .. } = solution.verdict
                 && winner == position.to_move()
+                && solution.stats.nodes >= config.min_nodes
             {
                 let _ = writeln!(
                     out,
@@ -666,6 +672,7 @@ mod tests {
             plies: (0, 6),
             solve_time: Duration::from_secs(5),
             table_bits: 12,
+            min_nodes: 1,
             out: out.clone(),
         };
         let count = make_positions(&config).unwrap();

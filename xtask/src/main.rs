@@ -315,6 +315,10 @@ enum Task {
         /// The solver's table, 2^BITS entries.
         #[arg(long, default_value_t = 22, value_parser = clap::value_parser!(u32).range(1..=30))]
         table_bits: u32,
+        /// Keep only positions whose proof took at least this many solver nodes (the default
+        /// drops positions decided by a connection without a search, where every move wins).
+        #[arg(long, default_value_t = 2)]
+        min_nodes: u64,
         /// The positions file to write.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
@@ -806,7 +810,7 @@ fn main() -> ExitCode {
                 }
             };
         }
-        Task::HexProbePositions { games, size, from_ply, to_ply, solve_time, table_bits, out } => {
+        Task::HexProbePositions { games, size, from_ply, to_ply, solve_time, table_bits, min_nodes, out } => {
             if from_ply > to_ply {
                 eprintln!("error: --from-ply {from_ply} is after --to-ply {to_ply}");
                 return ExitCode::from(2);
@@ -817,6 +821,7 @@ fn main() -> ExitCode {
                 plies: (from_ply, to_ply),
                 solve_time: std::time::Duration::from_secs_f64(solve_time),
                 table_bits,
+                min_nodes,
                 out,
             };
             return match hex_probe::make_positions(&config) {
