@@ -510,15 +510,17 @@ pub fn make_positions(config: &PositionsConfig) -> Result<usize, ProbeError> {
             {
                 let _ = writeln!(
                     out,
-                    "# game {}, ply {ply}: {} to move wins ({} nodes, {:.1} s)\ng{}-p{ply} {} {}",
+                    "# game {}, ply {ply}: {} to move wins ({} nodes, {:.1} s)",
                     game.game,
                     winner,
                     solution.stats.nodes,
                     started.elapsed().as_secs_f64(),
-                    game.game,
-                    config.size,
-                    moves.join(" ")
                 );
+                let _ = write!(out, "g{}-p{ply} {}", game.game, config.size);
+                moves.iter().for_each(|m| {
+                    let _ = write!(out, " {m}");
+                });
+                out.push('\n');
                 count += 1;
             }
         }
