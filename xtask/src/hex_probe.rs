@@ -462,7 +462,8 @@ pub struct PositionsConfig {
 
 /// Writes a positions file of every position of the games, at the plies asked, that the
 /// solver proves won for the side to move (each distinct position once, named `gGAME-pPLY`,
-/// with a comment line saying how hard the proof was). Returns how many were written.
+/// with a comment line giving the nodes and seconds of its proof, the table already holding
+/// the proofs of the game's later positions). Returns how many were written.
 pub fn make_positions(config: &PositionsConfig) -> Result<usize, ProbeError> {
     if config.size > MAX_SOLVER_SIZE {
         return Err(ProbeError::TooLarge { name: config.games.display().to_string(), size: config.size });
@@ -491,38 +492,44 @@ pub fn make_positions(config: &PositionsConfig) -> Result<usize, ProbeError> {
         }
         let bad = |message: String| ProbeError::Game { path: config.games.clone(), line: index + 1, message };
         let game: GameResult = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
-        for ply in config.plies.0..=config.plies.1.min(game.moves.len().saturating_sub(1)) {
+        // From the end of the game backwards, as `hex-decided` scans: each proof fills the
+        // table for the position before it, so positions near the border of what the solver
+        // decides are proved at all; the scan stops at the first position it cannot decide.
+        let mut kept = Vec::new();
+        for ply in (config.plies.0..game.moves.len()).rev() {
             let moves = &game.moves[..ply];
-            if !seen.insert(moves.to_vec()) {
-                continue;
-            }
             let (position, _) = play_moves(u32::from(config.size), moves.iter().map(String::as_str))
                 .map_err(|e| bad(format!("{e} (is --size right?)")))?;
             if position.winner().is_some() {
                 continue;
             }
             let started = Instant::now();
-            let solution = solver.solve(&position);
-            let Ok(solution) = solution else { continue };
-            if let Verdict::Win { winner, .. } = solution.verdict
+            let Ok(solution) = solver.solve(&position) else { break };
+            let Verdict::Win { winner, .. } = solution.verdict else { break };
+            if ply <= config.plies.1
                 && winner == position.to_move()
                 && solution.stats.nodes >= config.min_nodes
+                && seen.insert(moves.to_vec())
             {
-                let _ = writeln!(
-                    out,
-                    "# game {}, ply {ply}: {} to move wins ({} nodes, {:.1} s)",
+                let mut text = format!(
+                    "# game {}, ply {ply}: {} to move wins ({} nodes, {:.1} s)\ng{}-p{ply} {}",
                     game.game,
                     winner,
                     solution.stats.nodes,
                     started.elapsed().as_secs_f64(),
+                    game.game,
+                    config.size
                 );
-                let _ = write!(out, "g{}-p{ply} {}", game.game, config.size);
                 moves.iter().for_each(|m| {
-                    let _ = write!(out, " {m}");
+                    let _ = write!(text, " {m}");
                 });
-                out.push('\n');
-                count += 1;
+                kept.push(text);
             }
+        }
+        count += kept.len();
+        for text in kept.iter().rev() {
+            out.push_str(text);
+            out.push('\n');
         }
     }
     std::fs::write(&config.out, out).map_err(|source| ProbeError::Io { path: config.out.clone(), source })?;
