@@ -110,16 +110,22 @@ fn winner_at(
 ) -> Result<Option<Color>, DecidedError> {
     let (position, _) = play_moves(u32::from(size), game.moves[..ply].iter().map(String::as_str))
         .map_err(|source| DecidedError::Moves { game: game.game, source })?;
+    Ok(solved_winner(solver, &position))
+}
+
+/// The winner of `position`: the connected side, else the solver's, or `None` if the solver
+/// does not decide it within its limit.
+pub(crate) fn solved_winner(solver: &mut Solver, position: &hex::Position) -> Option<Color> {
     if let Some(winner) = position.winner() {
-        return Ok(Some(winner));
+        return Some(winner);
     }
-    Ok(match solver.solve(&position) {
+    match solver.solve(position) {
         Ok(solution) => match solution.verdict {
             Verdict::Win { winner, .. } => Some(winner),
-            _ => None,
+            Verdict::Unknown(_) => None,
         },
         Err(_) => None,
-    })
+    }
 }
 
 /// Where `game`, played on a `size`×`size` board, was decided (see the [module docs](self)).

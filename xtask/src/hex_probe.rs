@@ -23,10 +23,11 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use hex::solver::{MAX_SOLVER_SIZE, Solver, SolverConfig, Verdict};
-use hex::{Color, Position, move_name, play_moves};
+use hex::{Color, move_name, play_moves};
 use serde::{Deserialize, Serialize};
 use thiserror::Error;
 
+use crate::hex_decided::solved_winner;
 use crate::hex_match::engine::{Answer, EngineFailure, GtpProcess, split_command};
 use crate::hex_match::{GameResult, judge};
 use crate::hex_solve_vs::{PositionsError, SolvePosition, read_positions};
@@ -187,20 +188,6 @@ pub enum ProbeError {
     },
 }
 
-/// The solver's judgement of a position: the winner, or `None` when it could not tell.
-fn winner(solver: &mut Solver, position: &Position) -> Option<Color> {
-    if let Some(winner) = position.winner() {
-        return Some(winner);
-    }
-    match solver.solve(position) {
-        Ok(solution) => match solution.verdict {
-            Verdict::Win { winner, .. } => Some(winner),
-            Verdict::Unknown(_) => None,
-        },
-        Err(_) => None,
-    }
-}
-
 /// An engine's process and whether it is running.
 struct Seat {
     spec: ProbeEngine,
@@ -291,7 +278,7 @@ pub fn run(config: &ProbeConfig) -> Result<Vec<ProbeRow>, ProbeError> {
         let (start, _) = play_moves(u32::from(p.size), p.moves.iter().map(String::as_str))
             .expect("read_positions replayed the moves");
         let mover = start.to_move();
-        match winner(&mut solver, &start) {
+        match solved_winner(&mut solver, &start) {
             Some(w) if w == mover => {}
             found => {
                 let why = match found {
@@ -314,7 +301,7 @@ pub fn run(config: &ProbeConfig) -> Result<Vec<ProbeRow>, ProbeError> {
                         let name = move_name(mv);
                         let outcome = *judged.entry((index, name.clone())).or_insert_with(|| {
                             let after = start.play(mv).expect("judged legal");
-                            match winner(&mut solver, &after) {
+                            match solved_winner(&mut solver, &after) {
                                 Some(w) if w == mover => Outcome::Kept,
                                 Some(_) => Outcome::Lost,
                                 None => Outcome::Unknown,
@@ -561,13 +548,13 @@ mod tests {
     fn keep_and_throw() -> (String, String) {
         let mut solver = Solver::new(SolverConfig { table_bits: 12, ..SolverConfig::default() });
         let (start, _) = play_moves(3, ["b2", "c1"]).unwrap();
-        assert_eq!(winner(&mut solver, &start), Some(Color::Black));
+        assert_eq!(solved_winner(&mut solver, &start), Some(Color::Black));
         let mut keep = None;
         let mut throw = None;
         for id in 0..9 {
             let mv = HexMove::Place(Cell::from_id(id, 3));
             let Ok(after) = start.play(mv) else { continue };
-            match winner(&mut solver, &after) {
+            match solved_winner(&mut solver, &after) {
                 Some(Color::Black) => keep = keep.or(Some(move_name(mv))),
                 Some(Color::White) => throw = throw.or(Some(move_name(mv))),
                 None => panic!("3x3 is always decided"),
@@ -692,7 +679,7 @@ mod tests {
         let mut expected = 0;
         for ply in 0..=6 {
             let (p, _) = play_moves(3, moves[..ply].iter().copied()).unwrap();
-            if p.winner().is_none() && winner(&mut solver, &p) == Some(p.to_move()) {
+            if p.winner().is_none() && solved_winner(&mut solver, &p) == Some(p.to_move()) {
                 expected += 1;
                 assert!(positions.iter().any(|q| q.name == format!("g4-p{ply}")), "ply {ply} missing");
             }
