@@ -28,6 +28,7 @@ mod hex_match;
 mod hex_openings;
 mod hex_patterns;
 mod hex_probe;
+mod hex_reach;
 mod hex_solve_vs;
 mod plots;
 mod record;
@@ -322,6 +323,25 @@ enum Task {
         /// The positions file to write.
         #[arg(long, value_name = "FILE")]
         out: PathBuf,
+    },
+    /// How far from a game's end does the exact solver prove positions in a share of a move?
+    /// Replays `hex-match --out` files as the MCTS player meets them (one solver per colour,
+    /// its table kept from move to move) with --solve-time on each position, and prints, by
+    /// empty cells, the positions proved won or lost for the side to move and the mean seconds:
+    /// the border that `param_hex solver_empty` sets. Exits with 2 on a bad file or arguments.
+    HexReach {
+        /// The games: JSON lines files written by `hex-match --out`.
+        #[arg(required = true)]
+        games: Vec<PathBuf>,
+        /// The board side of the games.
+        #[arg(long, value_parser = clap::value_parser!(u8).range(1..=i64::from(hex::solver::MAX_SOLVER_SIZE)))]
+        size: u8,
+        /// The solver's time on each position, in seconds (the player's share of its move).
+        #[arg(long, default_value_t = 0.3, value_parser = parse_timeout)]
+        solve_time: f64,
+        /// The table's rows, in empty cells.
+        #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+        band: u32,
     },
     /// Time our strong 2048 agent and nneonneo/2048-ai on the same boards (thread CPU time, same
     /// process, alternating), with the move agreement and the raw move rate.
@@ -827,6 +847,24 @@ fn main() -> ExitCode {
             return match hex_probe::make_positions(&config) {
                 Ok(count) => {
                     println!("wrote {count} positions to {}", config.out.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            };
+        }
+        Task::HexReach { games, size, solve_time, band } => {
+            let config = hex_reach::ReachConfig {
+                games,
+                size,
+                solve_time: std::time::Duration::from_secs_f64(solve_time),
+                band,
+            };
+            return match hex_reach::run(&config) {
+                Ok(rows) => {
+                    print!("{}", hex_reach::markdown(&config, &rows));
                     ExitCode::SUCCESS
                 }
                 Err(e) => {

@@ -69,7 +69,9 @@
 //! and MCTS players, `param_hex knowledge N` the visits after which the solver's knowledge
 //! prunes an MCTS node's moves ([`DEFAULT_KNOWLEDGE`] by default; `off` for none; boards up to
 //! 11×11), `param_hex solver SHARE` the share of each MCTS move's time the exact solver gets
-//! first (`off` by default: it made the player weaker on 9×9, see [`crate::mcts`]) and
+//! first (`off` by default: it made the player weaker on 9×9, see [`crate::mcts`]),
+//! `param_hex solver_empty N` the most empty cells of a position the solver goes in
+//! ([`crate::mcts::DEFAULT_SOLVER_EMPTY`] by default) and
 //! `param_hex priors WEIGHT` the weight of the learned pattern priors in the MCTS tree
 //! ([`MctsConfig::prior_weight`]; [`DEFAULT_PRIORS`] by default, `off` for none);
 //! `param_hex exploration C` and `param_hex rave K` set the MCTS search's UCB1 constant and RAVE
@@ -302,6 +304,9 @@ pub struct Settings {
     /// The MCTS player's [`MctsConfig::solver_share`]: the share of each move's time the exact
     /// solver gets first, or `None` for no solver.
     pub solver: Option<f64>,
+    /// The MCTS player's [`MctsConfig::solver_empty`]: the solver goes only in positions with at
+    /// most this many empty cells.
+    pub solver_empty: u32,
     /// The MCTS player's [`MctsConfig::prior_weight`]: the weight of the learned pattern priors
     /// in its tree, or `None` for no priors.
     pub priors: Option<f64>,
@@ -326,6 +331,7 @@ impl Default for Settings {
             seed: 1,
             knowledge: Some(DEFAULT_KNOWLEDGE),
             solver: None,
+            solver_empty: MctsConfig::default().solver_empty,
             priors: Some(DEFAULT_PRIORS),
             exploration: MctsConfig::default().exploration,
             rave: MctsConfig::default().rave,
@@ -347,8 +353,19 @@ pub const DEFAULT_KNOWLEDGE: u32 = 200;
 pub const DEFAULT_PRIORS: f64 = 3.0;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 10] =
-    ["player", "time", "depth", "seed", "knowledge", "solver", "priors", "exploration", "rave", "reuse"];
+const PARAMETERS: [&str; 11] = [
+    "player",
+    "time",
+    "depth",
+    "seed",
+    "knowledge",
+    "solver",
+    "solver_empty",
+    "priors",
+    "exploration",
+    "rave",
+    "reuse",
+];
 
 /// The default time per move of the MCTS and strong players.
 pub const DEFAULT_TIME: Duration = Duration::from_millis(500);
@@ -377,6 +394,7 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             seed: settings.seed,
             knowledge_after: settings.knowledge,
             solver_share: settings.solver,
+            solver_empty: settings.solver_empty,
             prior_weight: settings.priors,
             exploration: settings.exploration,
             rave: settings.rave,
@@ -746,13 +764,14 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
                     s.seed,
                     s.knowledge.map_or("off".to_string(), |n| n.to_string()),
                     s.solver.map_or("off".to_string(), |share| share.to_string()),
+                    s.solver_empty,
                     s.priors.map_or("off".to_string(), |weight| weight.to_string()),
                     s.exploration,
                     s.rave.map_or("off".to_string(), |k| k.to_string()),
@@ -805,6 +824,11 @@ impl Engine {
                         },
                     )?),
                 };
+            }
+            ["solver_empty", value] => {
+                settings.solver_empty = value.parse().map_err(|_| {
+                    format!("solver_empty must be a number of empty cells from 0 to 2^32 - 1, not {value}")
+                })?;
             }
             ["priors", value] => {
                 settings.priors =

@@ -317,6 +317,10 @@ pub struct MctsConfig {
     /// its table from move to move. `None`, or a player without a time limit: no solver. Boards
     /// up to [`MAX_SOLVER_SIZE`] only.
     pub solver_share: Option<f64>,
+    /// The solver of [`MctsConfig::solver_share`] goes only in positions with at most this
+    /// many empty cells ([`DEFAULT_SOLVER_EMPTY`] by default). Further from the end it rarely
+    /// proves anything within a share of a move, and the time it takes is the search's loss.
+    pub solver_empty: u32,
     /// The weight of the learned pattern priors ([`crate::patterns::PatternWeights::shipped`])
     /// in the tree's progressive bias (see [`search_core::mcts::Config::prior_weight`]);
     /// `None`: no priors.
@@ -353,11 +357,22 @@ impl Default for MctsConfig {
             bridge_replies: true,
             knowledge_after: None,
             solver_share: None,
+            solver_empty: DEFAULT_SOLVER_EMPTY,
             prior_weight: None,
             reuse_tree: false,
         }
     }
 }
+
+/// The default [`MctsConfig::solver_empty`]: the solver goes in positions with at most 70
+/// empty cells. Given 0.3 s a move from the 60 games of three 9×9 matches against MoHex, with its
+/// table kept from move to move, it proved 60 % of the positions with 60 to 69 empty cells and
+/// 6 % of those with 70 to 79 (`cargo xtask hex-reach`; `docs/benzene.md` in the repository).
+pub const DEFAULT_SOLVER_EMPTY: u32 = 70;
+
+/// The table of the solver of [`MctsConfig::solver_share`]: 2^20 entries, kept from move to
+/// move.
+pub const SOLVER_TABLE_BITS: u32 = 20;
 
 /// Why an [`MctsPlayer`] chose its last move.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -572,13 +587,18 @@ impl MctsPlayer {
     fn solve(&mut self, position: &Position) -> Option<Cell> {
         let share = self.config.solver_share?.clamp(0.0, 1.0);
         let time = self.config.time?;
-        if position.size() > MAX_SOLVER_SIZE || position.can_swap() || share == 0.0 {
+        let empty = u32::from(position.size()).pow(2) - position.board().stones_on_board();
+        if position.size() > MAX_SOLVER_SIZE
+            || position.can_swap()
+            || share == 0.0
+            || empty > self.config.solver_empty
+        {
             return None;
         }
         let started = Instant::now();
-        let solver = self
-            .solver
-            .get_or_insert_with(|| Solver::new(SolverConfig { table_bits: 20, ..SolverConfig::default() }));
+        let solver = self.solver.get_or_insert_with(|| {
+            Solver::new(SolverConfig { table_bits: SOLVER_TABLE_BITS, ..SolverConfig::default() })
+        });
         solver.set_time_limit(Some(time.mul_f64(share)));
         let solution = solver.solve(position).ok()?;
         self.solver_time = started.elapsed();

@@ -328,20 +328,27 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver off\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver off\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0"
     );
     ok(&mut e, "param_hex player RANDOM");
     ok(&mut e, "param_hex exploration 0.25");
     ok(&mut e, "param_hex rave 800");
     ok(&mut e, "param_hex knowledge 1000");
     ok(&mut e, "param_hex solver 0.25");
+    ok(&mut e, "param_hex solver_empty 60");
+    for bad in ["-1", "many", "2.5"] {
+        assert!(
+            fails(&mut e, &format!("param_hex solver_empty {bad}")).contains("solver_empty must be"),
+            "{bad}"
+        );
+    }
     ok(&mut e, "param_hex time 0.25");
     ok(&mut e, "param_hex depth 5");
     ok(&mut e, "param_hex seed 42");
     ok(&mut e, "param_hex priors 1.5");
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0"
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0"
     );
     ok(&mut e, "param_hex rave off");
     assert_eq!((e.settings().exploration, e.settings().rave), (0.25, None));
@@ -766,6 +773,7 @@ name
 [string] seed 1
 [string] knowledge 200
 [string] solver off
+[string] solver_empty 70
 [string] priors 3
 [string] exploration 0
 [string] rave 500

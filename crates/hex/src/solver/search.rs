@@ -636,7 +636,7 @@ impl Search<'_> {
         };
         if self.limits.max_nodes.is_some_and(|max| nodes >= max) {
             self.aborted = Some(Limit::Nodes);
-        } else if nodes.is_multiple_of(1024) && self.limits.deadline.is_some_and(|d| Instant::now() >= d) {
+        } else if nodes.is_multiple_of(64) && self.limits.deadline.is_some_and(|d| Instant::now() >= d) {
             self.aborted = Some(Limit::Time);
         }
         self.aborted
