@@ -69,7 +69,8 @@
 //! and MCTS players, `param_hex knowledge N` the visits after which the solver's knowledge
 //! prunes an MCTS node's moves ([`DEFAULT_KNOWLEDGE`] by default; `off` for none; boards up to
 //! 11×11), `param_hex solver SHARE` the share of each MCTS move's time the exact solver gets
-//! first (`off` by default: it made the player weaker on 9×9, see [`crate::mcts`]),
+//! first, in positions with few empty cells ([`DEFAULT_SOLVER`] by default, `off` for none; see
+//! [`crate::mcts`]),
 //! `param_hex solver_empty N` the most empty cells of a position the solver goes in
 //! ([`crate::mcts::DEFAULT_SOLVER_EMPTY`] by default) and
 //! `param_hex priors WEIGHT` the weight of the learned pattern priors in the MCTS tree
@@ -321,7 +322,8 @@ pub struct Settings {
 
 impl Default for Settings {
     /// The MCTS player with 0.5 s per move, the solver's knowledge after
-    /// [`DEFAULT_KNOWLEDGE`] visits and pattern priors of weight [`DEFAULT_PRIORS`]; depth 3
+    /// [`DEFAULT_KNOWLEDGE`] visits, the solver first for [`DEFAULT_SOLVER`] of a move near the
+    /// end and pattern priors of weight [`DEFAULT_PRIORS`]; depth 3
     /// and seed 1 for the other players.
     fn default() -> Self {
         Settings {
@@ -330,7 +332,7 @@ impl Default for Settings {
             depth: 3,
             seed: 1,
             knowledge: Some(DEFAULT_KNOWLEDGE),
-            solver: None,
+            solver: Some(DEFAULT_SOLVER),
             solver_empty: MctsConfig::default().solver_empty,
             priors: Some(DEFAULT_PRIORS),
             exploration: MctsConfig::default().exploration,
@@ -351,6 +353,12 @@ pub const DEFAULT_KNOWLEDGE: u32 = 200;
 /// on 9×9 against the same engine without them, and of weight 3 won 73 of 120 on 9×9 and 11×11
 /// (measured: `docs/measurements.md` in the repository; against MoHex they show no gain yet).
 pub const DEFAULT_PRIORS: f64 = 3.0;
+
+/// The default [`Settings::solver`]: the exact solver gets 0.3 of each MCTS move first, in
+/// positions with at most [`crate::mcts::DEFAULT_SOLVER_EMPTY`] empty cells. In self-play on
+/// 9×9 against the same engine without it, it won 55 of 80 games at 1 s a move and 24 of 40 at
+/// 0.5 s (measured: `docs/measurements.md` in the repository).
+pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
 const PARAMETERS: [&str; 11] = [
