@@ -370,9 +370,10 @@ impl Default for MctsConfig {
 }
 
 /// The default [`MctsConfig::solver_empty`]: the solver goes in positions with at most 70
-/// empty cells. Given 0.3 s a move from the 60 games of three 9×9 matches against MoHex, with its
-/// table kept from move to move, it proved 60 % of the positions with 60 to 69 empty cells and
-/// 6 % of those with 70 to 79 (`cargo xtask hex-reach`; `docs/benzene.md` in the repository).
+/// empty cells. Given 0.3 s on each position of 60 games of 9×9 matches against MoHex, its table
+/// kept from move to move, it proved 47 % of the positions with 65 to 69 empty cells, 11 % of
+/// those with 70 to 74 and 1 % of those with 75 to 79 (`cargo xtask hex-reach`;
+/// `docs/benzene.md` in the repository).
 pub const DEFAULT_SOLVER_EMPTY: u32 = 70;
 
 /// The table of the solver of [`MctsConfig::solver_share`]: 2^20 entries, kept from move to
