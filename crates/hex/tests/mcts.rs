@@ -289,21 +289,15 @@ fn the_solver_share_plays_a_proved_win() {
     let mut counted = MctsPlayer::new(MctsConfig { solver_share: Some(0.9), ..MctsConfig::iterations(300) });
     counted.choose_move(&pos);
     assert_eq!(counted.last_reason(), Some(MctsReason::Search));
-    // 33 empty cells: a solver kept to 32 or fewer does not go.
-    let mut gated = MctsPlayer::new(MctsConfig {
-        solver_share: Some(0.9),
-        solver_empty: 32,
-        ..MctsConfig::time(Duration::from_millis(200))
-    });
-    gated.choose_move(&pos);
-    assert_eq!(gated.last_reason(), Some(MctsReason::Search));
-    let mut at_the_limit = MctsPlayer::new(MctsConfig {
-        solver_share: Some(0.9),
-        solver_empty: 33,
-        ..MctsConfig::time(Duration::from_secs(20))
-    });
-    at_the_limit.choose_move(&pos);
-    assert_eq!(at_the_limit.last_reason(), Some(MctsReason::Solved));
+    // 33 empty cells: a solver kept to 32 or fewer does not go, one kept to 33 does.
+    let reason = |solver_empty, time| {
+        let config = MctsConfig { solver_share: Some(0.9), solver_empty, ..MctsConfig::time(time) };
+        let mut player = MctsPlayer::new(config);
+        player.choose_move(&pos);
+        player.last_reason()
+    };
+    assert_eq!(reason(32, Duration::from_millis(200)), Some(MctsReason::Search));
+    assert_eq!(reason(33, Duration::from_secs(20)), Some(MctsReason::Solved));
 }
 
 #[test]
