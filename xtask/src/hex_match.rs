@@ -297,6 +297,17 @@ pub struct GameResult {
     pub genmoves: [MoveTime; 2],
 }
 
+/// The games of a `hex-match --out` file's text, each with its 1-based line number (blank lines
+/// skipped), for the tools that read match files back.
+pub(crate) fn game_lines(
+    text: &str,
+) -> impl Iterator<Item = (usize, Result<GameResult, serde_json::Error>)> + '_ {
+    text.lines()
+        .enumerate()
+        .filter(|(_, line)| !line.trim().is_empty())
+        .map(|(index, line)| (index + 1, serde_json::from_str(line)))
+}
+
 impl GameResult {
     /// The losing engine.
     pub fn loser(&self) -> EngineId {

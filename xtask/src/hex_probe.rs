@@ -29,7 +29,7 @@ use thiserror::Error;
 
 use crate::hex_decided::solved_winner;
 use crate::hex_match::engine::{Answer, EngineFailure, GtpProcess, split_command};
-use crate::hex_match::{GameResult, judge};
+use crate::hex_match::{game_lines, judge};
 use crate::hex_solve_vs::{PositionsError, SolvePosition, read_positions};
 use crate::summary::wilson;
 
@@ -473,12 +473,9 @@ pub fn make_positions(config: &PositionsConfig) -> Result<usize, ProbeError> {
     );
     let mut seen = std::collections::HashSet::new();
     let mut count = 0;
-    for (index, line) in text.lines().enumerate() {
-        if line.trim().is_empty() {
-            continue;
-        }
-        let bad = |message: String| ProbeError::Game { path: config.games.clone(), line: index + 1, message };
-        let game: GameResult = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+    for (line, game) in game_lines(&text) {
+        let bad = |message: String| ProbeError::Game { path: config.games.clone(), line, message };
+        let game = game.map_err(|e| bad(e.to_string()))?;
         // From the end of the game backwards, as `hex-decided` scans: each proof fills the
         // table for the position before it, so positions near the border of what the solver
         // decides are proved at all; the scan stops at the first position it cannot decide.
@@ -526,7 +523,7 @@ pub fn make_positions(config: &PositionsConfig) -> Result<usize, ProbeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hex_match::{EngineId, GameEnd, MoveTime};
+    use crate::hex_match::{EngineId, GameEnd, GameResult, MoveTime};
     use crate::hex_solve_vs::parse_positions;
     use hex::{Cell, HexMove};
 

@@ -19,7 +19,7 @@ use hex::play_moves;
 use hex::solver::{MAX_SOLVER_SIZE, Solver, SolverConfig, Verdict};
 use thiserror::Error;
 
-use crate::hex_match::GameResult;
+use crate::hex_match::game_lines;
 
 /// What `hex-reach` reads and how long the solver gets.
 #[derive(Clone, Debug)]
@@ -102,12 +102,9 @@ pub fn run(config: &ReachConfig) -> Result<Vec<ReachRow>, ReachError> {
     for path in &config.games {
         let text =
             std::fs::read_to_string(path).map_err(|source| ReachError::Io { path: path.clone(), source })?;
-        for (index, line) in text.lines().enumerate() {
-            if line.trim().is_empty() {
-                continue;
-            }
-            let bad = |message: String| ReachError::Game { path: path.clone(), line: index + 1, message };
-            let game: GameResult = serde_json::from_str(line).map_err(|e| bad(e.to_string()))?;
+        for (line, game) in game_lines(&text) {
+            let bad = |message: String| ReachError::Game { path: path.clone(), line, message };
+            let game = game.map_err(|e| bad(e.to_string()))?;
             // One solver a colour, as each player keeps its own from move to move.
             let mut solvers = [Solver::new(solver_config), Solver::new(solver_config)];
             for ply in 0..game.moves.len() {
