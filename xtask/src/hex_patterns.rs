@@ -21,6 +21,9 @@ use rayon::prelude::*;
 /// The weights file the crate ships.
 pub const DEFAULT_OUT: &str = "crates/hex/data/patterns.txt";
 
+/// The playout weights file the crate ships (`--cells 6`).
+pub const DEFAULT_RING_OUT: &str = "crates/hex/data/playout-patterns.txt";
+
 /// What to play and learn.
 #[derive(Clone, Debug)]
 pub struct PatternOptions {
@@ -37,6 +40,9 @@ pub struct PatternOptions {
     /// The self-play player's prior weight (`None`: no priors; `Some` plays with the weights
     /// the crate ships, to learn a second generation from).
     pub priors: Option<f64>,
+    /// Learn the six-cell playout patterns ([`hex::patterns::ring`]) instead of the
+    /// twelve-cell prior patterns.
+    pub ring: bool,
     /// The learning's settings.
     pub learn: LearnConfig,
     /// The weights file to write.
@@ -122,15 +128,21 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
     for (held_out, samples) in games {
         if held_out { test.extend(samples) } else { train.extend(samples) }
     }
+    if options.ring {
+        for sample in train.iter_mut().chain(test.iter_mut()) {
+            sample.candidates.iter_mut().for_each(|code| *code = hex::patterns::ring(*code));
+        }
+    }
     let weights = PatternWeights::learn(&train, &options.learn);
     let (top1, uniform) = predict(&weights, &test);
     let sizes: Vec<String> = options.sizes.iter().map(u8::to_string).collect();
     let text = weights.to_text();
     let (header, body) = text.split_once('\n').expect("the text starts with its header");
     let priors = options.priors.map_or(String::new(), |w| format!(" --priors {w}"));
+    let cells = if options.ring { " --cells 6" } else { "" };
     let file = format!(
         "{header}\n# cargo xtask hex-patterns --sizes {} --games {} --iterations {} --seed {} \
-         --rounds {} --min-count {}{priors}\n# {} training samples; held-out top-1 {:.1} % \
+         --rounds {} --min-count {}{priors}{cells}\n# {} training samples; held-out top-1 {:.1} % \
          (uniform {:.1} %)\n{body}",
         sizes.join(","),
         options.games,
@@ -170,6 +182,7 @@ mod tests {
             seed: 4,
             threads: 2,
             priors: None,
+            ring: false,
             learn: LearnConfig { rounds: 10, min_count: 1 },
             out: dir.join("patterns.txt"),
         };
@@ -186,6 +199,17 @@ mod tests {
         // The same options give the same file, whatever the threads.
         run(&PatternOptions { threads: 1, out: dir.join("again.txt"), ..options.clone() }).unwrap();
         assert_eq!(text, std::fs::read_to_string(dir.join("again.txt")).unwrap());
+        // Six-cell patterns: every code a ring code, the command named in the file.
+        let ring = PatternOptions { ring: true, out: dir.join("ring.txt"), ..options.clone() };
+        let report = run(&ring).unwrap();
+        let text = std::fs::read_to_string(&ring.out).unwrap();
+        assert!(text.lines().nth(1).unwrap().ends_with("--cells 6"), "{text}");
+        let weights = PatternWeights::parse(&text).unwrap();
+        assert!(report.patterns > 10 && report.top1 > report.uniform, "{report:?}");
+        assert!(weights.to_text().lines().skip(1).all(|line| {
+            u32::from_str_radix(line.split(' ').next().unwrap(), 16).unwrap()
+                < hex::patterns::RING_CODES as u32
+        }));
         assert!(run(&PatternOptions { sizes: vec![2], ..options }).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }

@@ -406,6 +406,10 @@ enum Task {
         /// Self-play with the shipped weights as priors of this weight (a second generation).
         #[arg(long, value_name = "WEIGHT")]
         priors: Option<f64>,
+        /// The cells a pattern reads: 12 (the tree's priors) or 6 (the playout policy's
+        /// patterns, written by default to the playout weights file the hex crate ships).
+        #[arg(long, default_value_t = 12, value_parser = parse_pattern_cells)]
+        cells: u8,
         /// Minorization-maximization rounds.
         #[arg(long, default_value_t = 30)]
         rounds: usize,
@@ -538,6 +542,15 @@ fn parse_threads(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
         _ => Err(format!("expected a number of threads, at least 1, not {text:?}")),
+    }
+}
+
+/// `--cells` of `hex-patterns`: 6 or 12.
+fn parse_pattern_cells(text: &str) -> Result<u8, String> {
+    match text {
+        "6" => Ok(6),
+        "12" => Ok(12),
+        _ => Err(format!("a pattern reads 6 cells (playouts) or 12 (priors), not {text:?}")),
     }
 }
 
@@ -700,7 +713,20 @@ fn main() -> ExitCode {
             };
             hex_match::run(&config, out.as_deref()).map(|_| ()).map_err(|e| e.to_string())
         }
-        Task::HexPatterns { sizes, games, iterations, seed, threads, priors, rounds, min_count, out } => {
+        Task::HexPatterns {
+            sizes,
+            games,
+            iterations,
+            seed,
+            threads,
+            priors,
+            cells,
+            rounds,
+            min_count,
+            out,
+        } => {
+            let ring = cells == 6;
+            let default_out = if ring { hex_patterns::DEFAULT_RING_OUT } else { hex_patterns::DEFAULT_OUT };
             let options = hex_patterns::PatternOptions {
                 sizes,
                 games,
@@ -708,8 +734,9 @@ fn main() -> ExitCode {
                 seed,
                 threads,
                 priors,
+                ring,
                 learn: hex::patterns::LearnConfig { rounds, min_count },
-                out: out.unwrap_or_else(|| workspace_root().join(hex_patterns::DEFAULT_OUT)),
+                out: out.unwrap_or_else(|| workspace_root().join(default_out)),
             };
             return match hex_patterns::run(&options) {
                 Ok(report) => {

@@ -77,7 +77,9 @@
 //! ([`MctsConfig::prior_weight`]; [`DEFAULT_PRIORS`] by default, `off` for none);
 //! `param_hex exploration C` and `param_hex rave K` set the MCTS search's UCB1 constant and RAVE
 //! equivalence parameter ([`MctsConfig::exploration`], [`MctsConfig::rave`]; 0 and 500 by
-//! default, `rave off` for plain UCT). MCTS is the
+//! default, `rave off` for plain UCT); `param_hex reuse 1` keeps the MCTS tree from move to move
+//! ([`MctsConfig::reuse_tree`]) and `param_hex playout_patterns 1` draws the playouts' cells by
+//! learned six-cell pattern weights ([`MctsConfig::playout_patterns`]). MCTS is the
 //! default because it plays better at equal time: it beat the alpha-beta strong player in
 //! matches on 9×9 (see [`crate::mcts`]; measured, with the commands that reproduce it:
 //! `docs/measurements.md` in the repository). A player is built from the settings by the
@@ -318,6 +320,9 @@ pub struct Settings {
     pub rave: Option<f64>,
     /// The MCTS player's [`MctsConfig::reuse_tree`]: keep the search tree from move to move.
     pub reuse: bool,
+    /// The MCTS player's [`MctsConfig::playout_patterns`]: draw the playouts' cells by the
+    /// learned six-cell pattern weights.
+    pub playout_patterns: bool,
 }
 
 impl Default for Settings {
@@ -338,6 +343,7 @@ impl Default for Settings {
             exploration: MctsConfig::default().exploration,
             rave: MctsConfig::default().rave,
             reuse: MctsConfig::default().reuse_tree,
+            playout_patterns: MctsConfig::default().playout_patterns,
         }
     }
 }
@@ -361,7 +367,7 @@ pub const DEFAULT_PRIORS: f64 = 3.0;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 11] = [
+const PARAMETERS: [&str; 12] = [
     "player",
     "time",
     "depth",
@@ -373,6 +379,7 @@ const PARAMETERS: [&str; 11] = [
     "exploration",
     "rave",
     "reuse",
+    "playout_patterns",
 ];
 
 /// The default time per move of the MCTS and strong players.
@@ -407,6 +414,7 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             exploration: settings.exploration,
             rave: settings.rave,
             reuse_tree: settings.reuse,
+            playout_patterns: settings.playout_patterns,
             ..MctsConfig::time(settings.time)
         })),
         PlayerKind::Strong => Box::new(StrongPlayer::new(StrongConfig::time(settings.time))),
@@ -772,7 +780,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -783,7 +791,8 @@ impl Engine {
                     s.priors.map_or("off".to_string(), |weight| weight.to_string()),
                     s.exploration,
                     s.rave.map_or("off".to_string(), |k| k.to_string()),
-                    u8::from(s.reuse)
+                    u8::from(s.reuse),
+                    u8::from(s.playout_patterns)
                 ));
             }
             ["player", name] => {
@@ -864,12 +873,9 @@ impl Engine {
                     )?),
                 };
             }
-            ["reuse", value] => {
-                settings.reuse = match value {
-                    "0" | "false" | "off" => false,
-                    "1" | "true" | "on" => true,
-                    _ => return Err(format!("reuse must be 0 or 1, not {value}")),
-                };
+            ["reuse", value] => settings.reuse = parse_switch("reuse", value)?,
+            ["playout_patterns", value] => {
+                settings.playout_patterns = parse_switch("playout_patterns", value)?
             }
             [name, _] if !PARAMETERS.contains(&name) => {
                 return Err(format!("unknown parameter: {name} (parameters: {})", PARAMETERS.join(", ")));
@@ -892,12 +898,7 @@ impl Engine {
                 self.game_time
             )),
             ["allow_swap", value] => {
-                let allow = match value {
-                    "0" | "false" => false,
-                    "1" | "true" => true,
-                    _ => return Err(format!("allow_swap must be 0 or 1, not {value}")),
-                };
-                self.set_allow_swap(allow)?;
+                self.set_allow_swap(parse_switch("allow_swap", value)?)?;
                 Ok(String::new())
             }
             ["swap", value] => {
@@ -1167,6 +1168,15 @@ fn solver_position(position: &Position, args: &[&str]) -> Result<Position, Failu
 }
 
 /// `solve-state`: the winner's name.
+/// A GTP switch: `1`/`true`/`on` or `0`/`false`/`off`.
+fn parse_switch(name: &str, value: &str) -> Result<bool, Failure> {
+    match value {
+        "0" | "false" | "off" => Ok(false),
+        "1" | "true" | "on" => Ok(true),
+        _ => Err(format!("{name} must be 0 or 1, not {value}")),
+    }
+}
+
 fn solve_state(position: &Position, config: SolverConfig) -> Result<String, Failure> {
     if let Some(winner) = position.winner() {
         return Ok(winner.name().to_string());

@@ -88,6 +88,7 @@
 //! assert_eq!(player.last_result().unwrap().iterations, 200);
 //! ```
 
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use rand::RngExt;
@@ -136,10 +137,22 @@ fn grid_colour(color: Color) -> u8 {
 #[derive(Clone, Debug)]
 pub struct HexPlayout {
     bridge_replies: bool,
+    /// Pattern weights for the move order; `None`: uniform.
+    policy: Option<Arc<PlayoutPolicy>>,
     /// The board side the tables below are for.
     size: u8,
     /// Neighbour cell ids in ring order, [`NONE`] off the board.
     neighbours: Vec<[u16; 6]>,
+    /// Per cell, the ring code of its neighbours off the board (see [`PlayoutPolicy`]).
+    edge_codes: Vec<u16>,
+    /// Per cell, its row.
+    rows: Vec<u8>,
+    /// Per empty cell, the ring code of its neighbours (weighted playouts only).
+    codes: Vec<u16>,
+    /// Per cell, its weight for Black and for White to move; 0 once taken.
+    weights: [Vec<u32>; 2],
+    /// Per row, the sum of its cells' weights for Black and for White.
+    row_sums: [Vec<u32>; 2],
     /// Per cell: empty, or a stone's colour plus one.
     grid: Vec<u8>,
     /// The empty cells in playing order.
@@ -154,8 +167,14 @@ impl HexPlayout {
     pub fn new(bridge_replies: bool) -> Self {
         HexPlayout {
             bridge_replies,
+            policy: None,
             size: 0,
             neighbours: Vec::new(),
+            edge_codes: Vec::new(),
+            rows: Vec::new(),
+            codes: Vec::new(),
+            weights: [Vec::new(), Vec::new()],
+            row_sums: [Vec::new(), Vec::new()],
             grid: Vec::new(),
             order: Vec::new(),
             stack: Vec::new(),
@@ -163,7 +182,27 @@ impl HexPlayout {
         }
     }
 
-    /// Builds the neighbour table for an n×n board.
+    /// The same playouts with the empty cells drawn in proportion to their pattern weights
+    /// (bridge replies, if on, still come first).
+    ///
+    /// ```
+    /// use rand::SeedableRng;
+    /// use search_core::mcts::{McRng, Playout};
+    /// use hex::mcts::{HexPlayout, PlayoutPolicy};
+    /// use hex::{HexGame, Position};
+    ///
+    /// let mut playout = HexPlayout::new(true).with_policy(PlayoutPolicy::shipped().clone());
+    /// let mut trace = Vec::new();
+    /// let start = Position::new(9).unwrap();
+    /// let rewards = playout.playout(&HexGame::new(9), &start, &mut McRng::seed_from_u64(3), &mut trace);
+    /// assert_eq!(rewards[0] + rewards[1], 1.0);
+    /// assert_eq!(trace.len(), 81);
+    /// ```
+    pub fn with_policy(self, policy: Arc<PlayoutPolicy>) -> Self {
+        HexPlayout { policy: Some(policy), ..self }
+    }
+
+    /// Builds the neighbour tables for an n×n board.
     fn prepare(&mut self, size: u8) {
         if self.size == size {
             return;
@@ -179,6 +218,103 @@ impl HexPlayout {
                 })
             })
             .collect();
+        self.edge_codes = (0..n * n)
+            .map(|id| {
+                let (r, c) = (id / n, id % n);
+                let mut code = 0;
+                for (k, (dr, dc)) in RING.iter().enumerate() {
+                    let (r, c) = (r + i16::from(*dr), c + i16::from(*dc));
+                    // Past the top or bottom: Black's edge; past a side: White's.
+                    let state = match ((0..n).contains(&r), (0..n).contains(&c)) {
+                        (true, true) => continue,
+                        (false, true) => u16::from(grid_colour(Color::Black)),
+                        (true, false) => u16::from(grid_colour(Color::White)),
+                        (false, false) => RING_CORNER,
+                    };
+                    code |= state << (2 * k);
+                }
+                code
+            })
+            .collect();
+        self.rows = (0..n * n).map(|id| (id / n) as u8).collect();
+    }
+
+    /// Fills the weights and row sums of the grid's empty cells.
+    fn weigh(&mut self, policy: &PlayoutPolicy) {
+        let n = usize::from(self.size);
+        self.codes.clear();
+        self.codes.resize(n * n, 0);
+        for side in 0..2 {
+            self.weights[side].clear();
+            self.weights[side].resize(n * n, 0);
+            self.row_sums[side].clear();
+            self.row_sums[side].resize(n, 0);
+        }
+        for id in 0..n * n {
+            if self.grid[id] != EMPTY {
+                continue;
+            }
+            let mut code = self.edge_codes[id];
+            for (k, &m) in self.neighbours[id].iter().enumerate() {
+                if m != NONE {
+                    code |= u16::from(self.grid[usize::from(m)]) << (2 * k);
+                }
+            }
+            self.codes[id] = code;
+            for side in 0..2 {
+                let weight = policy.weights[side][usize::from(code)];
+                self.weights[side][id] = weight;
+                self.row_sums[side][id / n] += weight;
+            }
+        }
+    }
+
+    /// Puts a stone of grid colour `colour` on the empty `cell`, keeping the weights of a
+    /// weighted playout in step.
+    fn place(&mut self, cell: u16, colour: u8, policy: Option<&PlayoutPolicy>) {
+        let id = usize::from(cell);
+        self.grid[id] = colour;
+        let Some(policy) = policy else { return };
+        let row = usize::from(self.rows[id]);
+        for side in 0..2 {
+            self.row_sums[side][row] -= self.weights[side][id];
+            self.weights[side][id] = 0;
+        }
+        for (k, &m) in self.neighbours[id].iter().enumerate() {
+            let m = usize::from(m);
+            if m == usize::from(NONE) || self.grid[m] != EMPTY {
+                continue;
+            }
+            // The new stone is at place k + 3 of its neighbour's ring.
+            self.codes[m] |= u16::from(colour) << (2 * ((k + 3) % 6));
+            let row = usize::from(self.rows[m]);
+            for side in 0..2 {
+                let weight = policy.weights[side][usize::from(self.codes[m])];
+                self.row_sums[side][row] = self.row_sums[side][row] - self.weights[side][m] + weight;
+                self.weights[side][m] = weight;
+            }
+        }
+    }
+
+    /// An empty cell drawn in proportion to its weight for `side` (0 Black, 1 White).
+    fn draw(&self, side: usize, rng: &mut McRng) -> u16 {
+        let n = usize::from(self.size);
+        let sums = &self.row_sums[side];
+        let total: u32 = sums.iter().sum();
+        let mut x = rng.random_range(0..total);
+        for (row, &sum) in sums.iter().enumerate() {
+            if x >= sum {
+                x -= sum;
+                continue;
+            }
+            for (id, &weight) in self.weights[side][row * n..(row + 1) * n].iter().enumerate() {
+                if x < weight {
+                    return (row * n + id) as u16;
+                }
+                x -= weight;
+            }
+        }
+        unreachable!("the weights of the empty cells sum to the rows' sums")
     }
 
     /// The other carrier cell of a bridge of `colour` whose carrier `intruder` just took, if any
@@ -249,12 +385,19 @@ impl Playout<HexGame> for HexPlayout {
         let board = position.board();
         self.grid.clear();
         self.grid.extend(board.cells().map(|cell| board.get(cell).map_or(EMPTY, grid_colour)));
-        self.order.clear();
-        self.order.extend(board.empty_cells().map(|cell| cell.id(size) as u16));
-        // Fisher–Yates: every order of the empty cells is equally likely.
-        for i in (1..self.order.len()).rev() {
-            let j = rng.random_range(0..=i);
-            self.order.swap(i, j);
+        let policy = self.policy.clone();
+        let empty = board.empty_cells().count();
+        match policy.as_deref() {
+            Some(policy) => self.weigh(policy),
+            None => {
+                self.order.clear();
+                self.order.extend(board.empty_cells().map(|cell| cell.id(size) as u16));
+                // Fisher–Yates: every order of the empty cells is equally likely.
+                for i in (1..self.order.len()).rev() {
+                    let j = rng.random_range(0..=i);
+                    self.order.swap(i, j);
+                }
+            }
         }
         let mut last = match trace.last() {
             Some(&(_, HexMove::Place(cell))) => Some(cell.id(size) as u16),
@@ -262,25 +405,107 @@ impl Playout<HexGame> for HexPlayout {
         };
         let mut me = position.to_move();
         let mut next = 0;
-        for _ in 0..self.order.len() {
+        for _ in 0..empty {
             let reply = match last {
                 Some(intruder) if self.bridge_replies => self.bridge_reply(intruder, grid_colour(me), rng),
                 _ => None,
             };
-            let cell = reply.unwrap_or_else(|| {
-                // Cells taken out of order by a reply are skipped here.
-                while self.grid[usize::from(self.order[next])] != EMPTY {
-                    next += 1;
+            let cell = reply.unwrap_or_else(|| match policy {
+                Some(_) => self.draw(usize::from(me.index()), rng),
+                None => {
+                    // Cells taken out of order by a reply are skipped here.
+                    while self.grid[usize::from(self.order[next])] != EMPTY {
+                        next += 1;
+                    }
+                    self.order[next]
                 }
-                self.order[next]
             });
-            self.grid[usize::from(cell)] = grid_colour(me);
+            self.place(cell, grid_colour(me), policy.as_deref());
             trace.push((me.index(), HexMove::Place(Cell::from_id(usize::from(cell), size))));
             last = Some(cell);
             me = me.opponent();
         }
         let winner = if self.black_connects() { Color::Black } else { Color::White };
         mcts::win_for(winner.index())
+    }
+}
+
+/// A ring code's state for a cell off a corner, beyond both edges.
+const RING_CORNER: u16 = 3;
+
+/// The weights by which weighted playouts ([`HexPlayout::with_policy`]) draw their cells: MoHex
+/// 2.0's playout patterns, learned here by our own code from our own self-play.
+///
+/// A cell's weight depends on its six neighbours ([`crate::patterns::ring`]) and on the player
+/// to move. The playout keeps every empty cell's ring code as the board fills (a stone changes
+/// the rings of its six neighbours only) and looks its weight up in a table of all 4,096 codes,
+/// built once from the pattern strengths: no pattern is read twice and no table is searched.
+/// The weights are whole numbers (γ × 1024, at least 1), so the sums a playout keeps per row
+/// stay exact however long it runs.
+///
+/// # Examples
+///
+/// ```
+/// use hex::mcts::PlayoutPolicy;
+/// use hex::patterns::PatternWeights;
+///
+/// // Pattern 0 (six empty neighbours) four times as strong as any other.
+/// let policy = PlayoutPolicy::new(&PatternWeights::from_pairs([(0, 4.0)]));
+/// assert_eq!(policy.weight(hex::Color::Black, 0), 4 * policy.weight(hex::Color::White, 1));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayoutPolicy {
+    /// Per ring code read on the board (place `k` of [`RING`] at bits `2k`: empty, Black's
+    /// stone or edge, White's, off a corner), the cell's weight for Black to move, then for
+    /// White.
+    weights: [Vec<u32>; 2],
+}
+
+/// The weights of a pattern of strength 1.
+const PLAYOUT_UNIT: f32 = 1024.0;
+
+impl PlayoutPolicy {
+    /// The policy of these six-cell pattern strengths (codes as [`crate::patterns::ring`]
+    /// gives them, seen from the player to move; a code they do not hold has strength 1).
+    pub fn new(patterns: &PatternWeights) -> PlayoutPolicy {
+        let weight = |code: u32| {
+            let gamma = patterns.gamma(crate::patterns::ring(code));
+            (gamma * PLAYOUT_UNIT).round().clamp(1.0, 1_048_576.0) as u32
+        };
+        let black = (0..1u32 << 12).map(weight).collect();
+        // White sees the board mirrored in the long diagonal with the colours swapped: place k
+        // of its view is place 5 − k of the board, and Black's states are its opponent's.
+        let white = (0..1u32 << 12)
+            .map(|code| {
+                let view = (0..6).fold(0, |view, k| {
+                    let state = match (code >> (2 * (5 - k))) & 3 {
+                        1 => 2,
+                        2 => 1,
+                        other => other,
+                    };
+                    view | (state << (2 * k))
+                });
+                weight(view)
+            })
+            .collect();
+        PlayoutPolicy { weights: [black, white] }
+    }
+
+    /// The policy learned from our own self-play and shipped with the crate
+    /// ([`PatternWeights::shipped_playout`]), built once.
+    pub fn shipped() -> &'static Arc<PlayoutPolicy> {
+        static POLICY: OnceLock<Arc<PlayoutPolicy>> = OnceLock::new();
+        POLICY.get_or_init(|| Arc::new(PlayoutPolicy::new(PatternWeights::shipped_playout())))
+    }
+
+    /// The weight of an empty cell whose neighbours read `code` on the board (place `k` of the
+    /// ring `(-1, 0), (-1, 1), (0, 1), (1, 0), (1, -1), (0, -1)` at bits `2k`: 0 empty, 1
+    /// Black's stone or edge, 2 White's, 3 off a corner), for `to_move`.
+    ///
+    /// # Panics
+    /// If `code` is not below [`crate::patterns::RING_CODES`].
+    pub fn weight(&self, to_move: Color, code: u32) -> u32 {
+        self.weights[usize::from(to_move.index())][code as usize]
     }
 }
 
@@ -312,6 +537,9 @@ pub struct MctsConfig {
     pub expand_after: u32,
     /// Answer bridge intrusions in playouts.
     pub bridge_replies: bool,
+    /// Draw the playouts' cells by the shipped six-cell pattern weights
+    /// ([`PlayoutPolicy::shipped`]) instead of uniformly.
+    pub playout_patterns: bool,
     /// The solver's knowledge ([`Solver::analyse`]: proved wins and losses, the must-play
     /// region, inferior cells) prunes the moves of the root and of every node visited this many
     /// times; `None`: off. On boards larger than [`MAX_SOLVER_SIZE`], where the solver does
@@ -360,6 +588,7 @@ impl Default for MctsConfig {
             rave: Some(500.0),
             expand_after: 1,
             bridge_replies: true,
+            playout_patterns: false,
             knowledge_after: None,
             solver_share: None,
             solver_empty: DEFAULT_SOLVER_EMPTY,
@@ -539,7 +768,11 @@ impl MctsPlayer {
     pub fn new(config: MctsConfig) -> Self {
         MctsPlayer {
             config,
-            playout: HexPlayout::new(config.bridge_replies),
+            playout: if config.playout_patterns {
+                HexPlayout::new(config.bridge_replies).with_policy(PlayoutPolicy::shipped().clone())
+            } else {
+                HexPlayout::new(config.bridge_replies)
+            },
             knowledge: SolverKnowledge::new(),
             solver: None,
             solver_time: Duration::ZERO,
@@ -691,5 +924,128 @@ impl search_core::agent::Agent<HexGame> for MctsPlayer {
         }
         self.config.time = Some(time);
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rand::SeedableRng;
+
+    use super::*;
+    use crate::Board;
+    use crate::patterns::{RING_CODES, pattern, ring};
+
+    /// A policy whose every six-cell pattern has a strength of its own, so that a code read in
+    /// the wrong orientation or for the wrong colour shows.
+    fn distinct_policy() -> (PatternWeights, PlayoutPolicy) {
+        let weights = PatternWeights::from_pairs(
+            (0..RING_CODES as u32).map(|c| (ring(c), 1.0 + ring(c) as f32 / 16.0)),
+        );
+        let policy = PlayoutPolicy::new(&weights);
+        (weights, policy)
+    }
+
+    #[test]
+    fn kept_weights_are_the_weights_of_the_patterns_on_the_board() {
+        let (weights, policy) = distinct_policy();
+        let policy = Arc::new(policy);
+        let mut rng = McRng::seed_from_u64(11);
+        for size in [1u8, 2, 3, 5, 8, 11] {
+            let n = usize::from(size);
+            for _ in 0..5 {
+                let mut playout = HexPlayout::new(true).with_policy(Arc::clone(&policy));
+                let mut board = Board::new(u32::from(size)).unwrap();
+                // Some stones before the playout starts, the rest placed one by one.
+                let mut cells: Vec<Cell> = board.cells().collect();
+                for i in (1..cells.len()).rev() {
+                    cells.swap(i, rng.random_range(0..=i));
+                }
+                let before = rng.random_range(0..=cells.len() / 2);
+                for (i, &cell) in cells[..before].iter().enumerate() {
+                    board.set(cell, Some(if i % 2 == 0 { Color::Black } else { Color::White }));
+                }
+                playout.prepare(size);
+                playout.grid = board.cells().map(|cell| board.get(cell).map_or(EMPTY, grid_colour)).collect();
+                playout.weigh(&policy);
+                for (i, &cell) in cells[before..].iter().enumerate() {
+                    for side in [Color::Black, Color::White] {
+                        let view = Position::from_board(board, side);
+                        let s = usize::from(side.index());
+                        for empty in board.empty_cells() {
+                            let gamma = weights.gamma(ring(pattern(&view, empty)));
+                            let expected = (gamma * PLAYOUT_UNIT).round() as u32;
+                            assert_eq!(playout.weights[s][empty.id(size)], expected, "{empty} for {side:?}");
+                        }
+                        for row in 0..n {
+                            let sum: u32 = playout.weights[s][row * n..(row + 1) * n].iter().sum();
+                            assert_eq!(playout.row_sums[s][row], sum);
+                        }
+                    }
+                    let colour = if i % 2 == 0 { Color::Black } else { Color::White };
+                    playout.place(cell.id(size) as u16, grid_colour(colour), Some(&policy));
+                    board.set(cell, Some(colour));
+                }
+                assert!(playout.row_sums.iter().flatten().all(|&sum| sum == 0));
+            }
+        }
+    }
+
+    #[test]
+    fn cells_are_drawn_in_proportion_to_their_weights() {
+        // Three empty cells of a 3x3 board, with weights that differ by side.
+        let (_, policy) = distinct_policy();
+        let mut board = Board::new(3).unwrap();
+        for (i, cell) in
+            board.cells().filter(|c| ![0, 4, 8].contains(&c.id(3))).enumerate().collect::<Vec<_>>()
+        {
+            board.set(cell, Some(if i % 2 == 0 { Color::Black } else { Color::White }));
+        }
+        let mut playout = HexPlayout::new(true).with_policy(Arc::new(policy.clone()));
+        playout.prepare(3);
+        playout.grid = board.cells().map(|cell| board.get(cell).map_or(EMPTY, grid_colour)).collect();
+        playout.weigh(&policy);
+        let mut rng = McRng::seed_from_u64(2);
+        for side in 0..2 {
+            let weights: Vec<f64> =
+                [0, 4, 8].iter().map(|&id| f64::from(playout.weights[side][id])).collect();
+            let total: f64 = weights.iter().sum();
+            let mut counts = [0u32; 3];
+            let draws = 30_000;
+            for _ in 0..draws {
+                let cell = playout.draw(side, &mut rng);
+                counts[[0, 4, 8].iter().position(|&id| id == cell).expect("an empty cell")] += 1;
+            }
+            for (count, weight) in counts.iter().zip(&weights) {
+                let share = f64::from(*count) / f64::from(draws);
+                assert!((share - weight / total).abs() < 0.015, "side {side}: {counts:?} for {weights:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn weighted_playouts_fill_the_board_and_follow_the_seed() {
+        let game = HexGame::new(7);
+        let start = Position::new(7).unwrap().play(HexMove::Place(Cell::new(3, 3))).unwrap();
+        let mut playout = HexPlayout::new(true).with_policy(PlayoutPolicy::shipped().clone());
+        let run = |playout: &mut HexPlayout, seed| {
+            let mut trace = Vec::new();
+            let rewards = playout.playout(&game, &start, &mut McRng::seed_from_u64(seed), &mut trace);
+            (rewards, trace)
+        };
+        for seed in 0..20 {
+            let (rewards, trace) = run(&mut playout, seed);
+            assert_eq!(trace.len(), 48);
+            // Every empty cell once, the two sides in turn from White.
+            let mut board = *start.board();
+            for (i, &(player, mv)) in trace.iter().enumerate() {
+                let HexMove::Place(cell) = mv else { panic!("a playout places stones") };
+                assert_eq!(board.get(cell), None, "{cell} twice");
+                let colour = if i % 2 == 0 { Color::White } else { Color::Black };
+                assert_eq!(player, colour.index());
+                board.set(cell, Some(colour));
+            }
+            assert_eq!(rewards[usize::from(board.winner().unwrap().index())], 1.0);
+            assert_eq!(run(&mut playout, seed), (rewards, trace));
+        }
     }
 }

@@ -185,6 +185,37 @@ fn half_turn(code: u32) -> u32 {
     turn(code & 0xFFF) | (turn(code >> 12) << 12)
 }
 
+/// The cells a playout pattern reads: the six neighbours, the first six of a full pattern.
+pub const RING_CELLS: usize = 6;
+
+/// The number of playout pattern codes: every [`ring`] code is below it.
+pub const RING_CODES: usize = 1 << (2 * RING_CELLS);
+
+/// The playout pattern of a full pattern `code` (as [`pattern`] gives it): its six neighbours
+/// alone, the same for a ring and its half turn. Playouts read these small patterns because a
+/// stone changes them in six cells only, and a table of [`RING_CODES`] entries holds them all
+/// ([`crate::mcts::PlayoutPolicy`]).
+///
+/// # Examples
+///
+/// ```
+/// use hex::patterns::{RING_CODES, pattern, ring};
+/// use hex::{Cell, Position};
+///
+/// // On the empty board, a cell away from the edges sees six empty neighbours: code 0.
+/// let start = Position::new(7).unwrap();
+/// assert_eq!(ring(pattern(&start, Cell::new(3, 3))), 0);
+/// // Two cells two rows apart see different bridge cells but the same neighbours.
+/// assert_eq!(ring(pattern(&start, Cell::new(2, 3))), ring(pattern(&start, Cell::new(4, 3))));
+/// assert!((ring(pattern(&start, Cell::new(0, 0))) as usize) < RING_CODES);
+/// ```
+pub fn ring(code: u32) -> u32 {
+    // The full code is canonical under the half turn, which turns the neighbours too: its low
+    // twelve bits are the ring or the ring's half turn, and either gives the same minimum.
+    let group = code & 0xFFF;
+    group.min(((group << 6) | (group >> 6)) & 0xFFF)
+}
+
 /// One move of a game: the patterns of every empty cell (the candidates) and which was played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sample {
@@ -247,6 +278,9 @@ const HEADER: &str = "hex-patterns 1";
 
 /// The weights shipped with the crate (see [`PatternWeights::shipped`]).
 const SHIPPED: &str = include_str!("../data/patterns.txt");
+
+/// The playout weights shipped with the crate (see [`PatternWeights::shipped_playout`]).
+const SHIPPED_PLAYOUT: &str = include_str!("../data/playout-patterns.txt");
 
 /// The settings of [`PatternWeights::learn`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -332,6 +366,16 @@ impl PatternWeights {
         static WEIGHTS: OnceLock<PatternWeights> = OnceLock::new();
         WEIGHTS.get_or_init(|| {
             PatternWeights::parse(SHIPPED).expect("the shipped pattern weights are well formed")
+        })
+    }
+
+    /// The six-cell playout pattern weights ([`ring`] codes) learned from our own self-play
+    /// and shipped with the crate (`cargo xtask hex-patterns --cells 6` regenerates them), read
+    /// once; [`crate::mcts::PlayoutPolicy`] turns them into a playout's table.
+    pub fn shipped_playout() -> &'static PatternWeights {
+        static WEIGHTS: OnceLock<PatternWeights> = OnceLock::new();
+        WEIGHTS.get_or_init(|| {
+            PatternWeights::parse(SHIPPED_PLAYOUT).expect("the shipped playout weights are well formed")
         })
     }
 
