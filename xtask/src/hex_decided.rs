@@ -266,6 +266,7 @@ mod tests {
             seconds: 1.0,
             restarts: Vec::new(),
             genmoves: [MoveTime::default(); 2],
+            move_seconds: Default::default(),
         }
     }
 

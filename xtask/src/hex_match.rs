@@ -295,7 +295,23 @@ pub struct GameResult {
     /// in records written before they were kept).
     #[serde(default)]
     pub genmoves: [MoveTime; 2],
+    /// The wall time of each of engine A's and engine B's `genmove` answers, in seconds, in
+    /// the order asked (empty in records written before they were kept). An engine's mean
+    /// over a whole game hides where it spends its time: a program that answers at once in
+    /// decided endgames can take far longer than its setting in the opening, where games are
+    /// decided.
+    #[serde(default, skip_serializing_if = "no_move_seconds")]
+    pub move_seconds: [Vec<f64>; 2],
 }
+
+/// Whether a record has no per-move times (they are then left out of its JSON).
+fn no_move_seconds(times: &[Vec<f64>; 2]) -> bool {
+    times.iter().all(Vec::is_empty)
+}
+
+/// The answers of each game that [`EngineSummary::opening_seconds_per_move`] counts: an
+/// engine's first ten `genmove` answers of each game.
+pub const OPENING_ANSWERS: usize = 10;
 
 /// The games of a `hex-match --out` file's text, each with its 1-based line number (blank lines
 /// skipped), for the tools that read match files back.
@@ -386,6 +402,9 @@ pub struct EngineSummary {
     pub genmoves: u64,
     /// Their total wall time, in seconds.
     pub genmove_seconds: f64,
+    /// Of those, the first [`OPENING_ANSWERS`] of each game with per-move times
+    /// ([`GameResult::move_seconds`]): how many, and their total wall time in seconds.
+    pub opening: (u64, f64),
     /// The 95% Wilson interval of the win rate.
     pub interval: (f64, f64),
 }
@@ -394,6 +413,12 @@ impl EngineSummary {
     /// The mean wall time of a `genmove` answer, if there was one.
     pub fn seconds_per_move(&self) -> Option<f64> {
         (self.genmoves > 0).then(|| self.genmove_seconds / self.genmoves as f64)
+    }
+
+    /// The mean wall time of the first [`OPENING_ANSWERS`] answers of each game, if the
+    /// records have per-move times: the time that counts when comparing engines at equal time.
+    pub fn opening_seconds_per_move(&self) -> Option<f64> {
+        (self.opening.0 > 0).then(|| self.opening.1 / self.opening.0 as f64)
     }
 
     /// The summary as one line of text.
@@ -416,9 +441,13 @@ impl EngineSummary {
             self.failures,
             self.adjudications,
             self.restarts,
-            match self.seconds_per_move() {
-                Some(mean) => format!("{mean:.3} s/move over {} moves", self.genmoves),
-                None => "no moves".to_string(),
+            match (self.seconds_per_move(), self.opening_seconds_per_move()) {
+                (Some(mean), Some(opening)) => format!(
+                    "{mean:.3} s/move over {} moves ({opening:.3} s/move over the first {OPENING_ANSWERS} of each game)",
+                    self.genmoves
+                ),
+                (Some(mean), None) => format!("{mean:.3} s/move over {} moves", self.genmoves),
+                (None, _) => "no moves".to_string(),
             },
             self.command,
         )
@@ -450,6 +479,7 @@ impl MatchSummary {
                 adjudications: 0,
                 genmoves: 0,
                 genmove_seconds: 0.0,
+                opening: (0, 0.0),
                 interval: (0.0, 1.0),
             };
             for game in &games {
@@ -471,6 +501,10 @@ impl MatchSummary {
                 let times = game.genmoves[id.index()];
                 summary.genmoves += u64::from(times.moves);
                 summary.genmove_seconds += times.seconds;
+                let first = &game.move_seconds[id.index()]
+                    [..game.move_seconds[id.index()].len().min(OPENING_ANSWERS)];
+                summary.opening.0 += first.len() as u64;
+                summary.opening.1 += first.iter().sum::<f64>();
                 summary.restarts += game.restarts.iter().filter(|r| r.engine == id).count() as u64;
                 if game.black == id {
                     summary.black.0 += 1;
@@ -724,6 +758,7 @@ fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<G
     let mut budgets = [config.retries; 2];
     let mut restarts = Vec::new();
     let mut genmoves = [MoveTime::default(); 2];
+    let mut move_seconds = [Vec::new(), Vec::new()];
     for seat in seats.iter_mut() {
         seat.known = None;
     }
@@ -758,7 +793,9 @@ fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<G
                         | EngineFailure::Garbage { .. })
                 );
                 if answered {
-                    genmoves[mover.index()].add(asked.elapsed());
+                    let elapsed = asked.elapsed();
+                    genmoves[mover.index()].add(elapsed);
+                    move_seconds[mover.index()].push(elapsed.as_secs_f64());
                 }
                 Ok(match answer {
                     Ok(answer) => judge(&position, &command, &answer),
@@ -800,6 +837,7 @@ fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<G
         seconds: started.elapsed().as_secs_f64(),
         restarts,
         genmoves,
+        move_seconds,
     })
 }
 

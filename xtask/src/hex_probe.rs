@@ -654,6 +654,7 @@ mod tests {
             seconds: 1.0,
             restarts: Vec::new(),
             genmoves: [MoveTime::default(); 2],
+            move_seconds: Default::default(),
         };
         // The same game twice: each position is written once.
         let line = serde_json::to_string(&game).unwrap();

@@ -119,6 +119,20 @@ fn our_random_engines_play_legal_games_with_alternating_colours() {
     let mean = a.seconds_per_move().unwrap();
     assert!(mean > 0.0 && mean < 1.0, "{mean}");
     assert!(a.line().contains(&format!("{mean:.3} s/move over {} moves", a.genmoves)), "{}", a.line());
+    // Each answer's time is kept, in order, and the first ten of each game are summed apart.
+    for game in &summary.games {
+        for id in EngineId::BOTH {
+            let (times, total) = (&game.move_seconds[id.index()], game.genmoves[id.index()]);
+            assert_eq!(times.len() as u32, total.moves);
+            assert!((times.iter().sum::<f64>() - total.seconds).abs() < 1e-9);
+        }
+    }
+    let first: usize = summary.games.iter().map(|g| g.move_seconds[0].len().min(OPENING_ANSWERS)).sum();
+    assert_eq!(a.opening.0, first as u64);
+    let opening = a.opening_seconds_per_move().unwrap();
+    assert!(
+        a.line().contains(&format!("({opening:.3} s/move over the first {OPENING_ANSWERS} of each game)"))
+    );
 
     // The same seeds give the same match.
     let again = play_match(&config, |_| Ok(())).unwrap();
@@ -128,6 +142,7 @@ fn our_random_engines_play_legal_games_with_alternating_colours() {
             .map(|g| GameResult {
                 seconds: 0.0,
                 genmoves: g.genmoves.map(|t| MoveTime { seconds: 0.0, ..t }),
+                move_seconds: g.move_seconds.clone().map(|times| vec![0.0; times.len()]),
                 ..g.clone()
             })
             .collect()
@@ -266,6 +281,7 @@ fn results_round_trip_through_json() {
         seconds: 1.25,
         restarts: Vec::new(),
         genmoves: [MoveTime { moves: 0, seconds: 0.0 }, MoveTime { moves: 1, seconds: 0.5 }],
+        move_seconds: [vec![], vec![0.5]],
     };
     let json = serde_json::to_string(&game).unwrap();
     assert!(json.contains(r#""end":{"reason":"failed","failure":{"kind":"timeout""#), "{json}");
@@ -278,12 +294,18 @@ fn results_round_trip_through_json() {
          A timeout: did not answer \"genmove white\" within 1 s"
     );
     assert!(json.contains(r#""genmoves":[{"moves":0,"seconds":0.0},{"moves":1,"seconds":0.5}]"#), "{json}");
+    assert!(json.contains(r#""move_seconds":[[],[0.5]]"#), "{json}");
 
     // Records written before the move times were kept still read, with zero times.
-    let old = json.replace(r#","genmoves":[{"moves":0,"seconds":0.0},{"moves":1,"seconds":0.5}]"#, "");
-    assert!(!old.contains("genmoves"), "{old}");
+    let old = json
+        .replace(r#","genmoves":[{"moves":0,"seconds":0.0},{"moves":1,"seconds":0.5}]"#, "")
+        .replace(r#","move_seconds":[[],[0.5]]"#, "");
+    assert!(!old.contains("genmoves") && !old.contains("move_seconds"), "{old}");
     let read = serde_json::from_str::<GameResult>(&old).unwrap();
-    assert_eq!(read, GameResult { genmoves: [MoveTime::default(); 2], ..game.clone() });
+    assert_eq!(
+        read,
+        GameResult { genmoves: [MoveTime::default(); 2], move_seconds: Default::default(), ..game.clone() }
+    );
 
     // An adjudicated game names the proof.
     let adjudicated = GameResult {
