@@ -27,7 +27,12 @@
 //!
 //! Each game records, per engine, how many `genmove` commands it answered and their total wall
 //! time ([`GameResult::genmoves`]; the `play`s that bring it up to date are not counted), and
-//! the summary gives each engine's mean seconds per move.
+//! each answer's time in order ([`GameResult::move_seconds`]). The summary gives each engine's
+//! mean seconds per move, over the game and over its first [`OPENING_ANSWERS`] answers of each
+//! game. Compare engines on the second: a program that answers at once in positions it has
+//! solved shows a low mean over the game while taking far more than its setting in the
+//! opening, where the games are decided (MoHex at `max_time 1` takes about 1.5 s a move there,
+//! as its search never gets less than one second after its pre-search).
 //!
 //! Engine command lines are split into words by [`engine::split_command`] (simple shell
 //! quoting, no shell features); use `sh -c '…'` for anything more.
@@ -310,8 +315,8 @@ fn no_move_seconds(times: &[Vec<f64>; 2]) -> bool {
 }
 
 /// The answers of each game that [`EngineSummary::opening_seconds_per_move`] counts: an
-/// engine's first ten `genmove` answers of each game.
-pub const OPENING_ANSWERS: usize = 10;
+/// engine's first five `genmove` answers of each game.
+pub const OPENING_ANSWERS: usize = 5;
 
 /// The games of a `hex-match --out` file's text, each with its 1-based line number (blank lines
 /// skipped), for the tools that read match files back.

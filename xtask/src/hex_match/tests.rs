@@ -217,7 +217,7 @@ fn a_silent_engine_times_out_and_is_killed() {
             game.line()
         );
     }
-    assert!(started.elapsed() < Duration::from_secs(5));
+    assert!(started.elapsed() < Duration::from_secs(30));
 }
 
 #[test]
