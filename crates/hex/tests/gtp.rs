@@ -784,6 +784,7 @@ name
 [string] exploration 0
 [string] rave 500
 [bool] reuse 0
+[bool] playout_patterns 0
 
 ? unknown command: frobnicate
 
