@@ -1,7 +1,6 @@
 //! A Monte Carlo tree search player: `search-core`'s UCT with RAVE over [`HexGame`], with fast
 //! bridge-aware random playouts, move priors from local patterns learned on our own self-play
-//! and, on boards up to 11×11, the exact solver's knowledge inside the tree (MoHex's approach;
-//! its playouts do not use patterns yet).
+//! and, on boards up to 11×11, the exact solver's knowledge inside the tree (MoHex's approach).
 //!
 //! # How it plays
 //!
@@ -34,7 +33,9 @@
 //!    end. One pattern bends the order: when the last move took one carrier cell of a bridge
 //!    between two stones of the player to move, that player answers in the other carrier cell,
 //!    as MoHex's playouts do. Without it a random playout lets half the bridges be cut, and a
-//!    bridge is as good as a connection in real play.
+//!    bridge is as good as a connection in real play. With [`MctsConfig::playout_patterns`]
+//!    (off by default) the other cells are drawn by learned weights of their six neighbours
+//!    ([`PlayoutPolicy`], MoHex 2.0's playout patterns) instead of uniformly.
 //!
 //! The search's random choices follow from [`MctsConfig::seed`] and the position, so a player
 //! with an iteration budget plays the same game every time.
@@ -69,6 +70,11 @@
 //!   finish and cost the search its time); kept to positions with at most 70 empty cells it won
 //!   55 of 80 games on 9×9 at 1 s a move against the same engine without it, and 24 of 40 at
 //!   0.5 s. The GTP engine gives it 0.3 of a move ([`crate::gtp::DEFAULT_SOLVER`]).
+//!
+//! - **Weighted playouts** ([`MctsConfig::playout_patterns`], off by default): leave them off.
+//!   With the shipped weights they halve the playout rate and made the player no stronger: 19
+//!   of 40 self-play games on 9×9 at 1 s a move against the same engine without them, and 5 of
+//!   20 against MoHex where the engine without them won 7 on the same openings.
 //!
 //! Against Benzene's MoHex at equal time the player is still well behind.
 //!
