@@ -70,7 +70,6 @@
 //!   finish and cost the search its time); kept to positions with at most 70 empty cells it won
 //!   55 of 80 games on 9×9 at 1 s a move against the same engine without it, and 24 of 40 at
 //!   0.5 s. The GTP engine gives it 0.3 of a move ([`crate::gtp::DEFAULT_SOLVER`]).
-//!
 //! - **Weighted playouts** ([`MctsConfig::playout_patterns`], off by default): leave them off.
 //!   With the shipped weights they halve the playout rate and made the player no stronger: 19
 //!   of 40 self-play games on 9×9 at 1 s a move against the same engine without them, and 5 of
