@@ -79,7 +79,9 @@
 //! equivalence parameter ([`MctsConfig::exploration`], [`MctsConfig::rave`]; 0 and 500 by
 //! default, `rave off` for plain UCT); `param_hex reuse 1` keeps the MCTS tree from move to move
 //! ([`MctsConfig::reuse_tree`]) and `param_hex playout_patterns 1` draws the playouts' cells by
-//! learned six-cell pattern weights ([`MctsConfig::playout_patterns`]). MCTS is the
+//! learned six-cell pattern weights ([`MctsConfig::playout_patterns`]); `param_hex threads T`
+//! searches with T threads (root parallelism, [`MctsConfig::threads`]; 1 by default, up to
+//! [`MAX_MCTS_THREADS`]). MCTS is the
 //! default because it plays better at equal time: it beat the alpha-beta strong player in
 //! matches on 9×9 (see [`crate::mcts`]; measured, with the commands that reproduce it:
 //! `docs/measurements.md` in the repository). A player is built from the settings by the
@@ -323,6 +325,8 @@ pub struct Settings {
     /// The MCTS player's [`MctsConfig::playout_patterns`]: draw the playouts' cells by the
     /// learned six-cell pattern weights.
     pub playout_patterns: bool,
+    /// The MCTS player's [`MctsConfig::threads`]: threads searching the root together.
+    pub threads: usize,
 }
 
 impl Default for Settings {
@@ -344,6 +348,7 @@ impl Default for Settings {
             rave: MctsConfig::default().rave,
             reuse: MctsConfig::default().reuse_tree,
             playout_patterns: MctsConfig::default().playout_patterns,
+            threads: MctsConfig::default().threads,
         }
     }
 }
@@ -367,7 +372,7 @@ pub const DEFAULT_PRIORS: f64 = 3.0;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 12] = [
+const PARAMETERS: [&str; 13] = [
     "player",
     "time",
     "depth",
@@ -380,6 +385,7 @@ const PARAMETERS: [&str; 12] = [
     "rave",
     "reuse",
     "playout_patterns",
+    "threads",
 ];
 
 /// The default time per move of the MCTS and strong players.
@@ -415,6 +421,7 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             rave: settings.rave,
             reuse_tree: settings.reuse,
             playout_patterns: settings.playout_patterns,
+            threads: settings.threads,
             ..MctsConfig::time(settings.time)
         })),
         PlayerKind::Strong => Box::new(StrongPlayer::new(StrongConfig::time(settings.time))),
@@ -780,7 +787,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -792,7 +799,8 @@ impl Engine {
                     s.exploration,
                     s.rave.map_or("off".to_string(), |k| k.to_string()),
                     u8::from(s.reuse),
-                    u8::from(s.playout_patterns)
+                    u8::from(s.playout_patterns),
+                    s.threads
                 ));
             }
             ["player", name] => {
@@ -876,6 +884,12 @@ impl Engine {
             ["reuse", value] => settings.reuse = parse_switch("reuse", value)?,
             ["playout_patterns", value] => {
                 settings.playout_patterns = parse_switch("playout_patterns", value)?
+            }
+            ["threads", value] => {
+                settings.threads =
+                    value.parse().ok().filter(|t| (1..=MAX_MCTS_THREADS).contains(t)).ok_or_else(|| {
+                        format!("threads must be a number from 1 to {MAX_MCTS_THREADS}, not {value}")
+                    })?;
             }
             [name, _] if !PARAMETERS.contains(&name) => {
                 return Err(format!("unknown parameter: {name} (parameters: {})", PARAMETERS.join(", ")));
@@ -1132,6 +1146,9 @@ pub const SOLVER_CONFIG: SolverConfig = SolverConfig {
 
 /// The most threads `param_solver threads` accepts.
 pub const MAX_SOLVER_THREADS: usize = 64;
+
+/// The most threads `param_hex threads` accepts for the MCTS player.
+pub const MAX_MCTS_THREADS: usize = 64;
 
 /// The largest table `param_solver table_bits` accepts: 2^26 entries of 80 bytes, 5 GiB.
 pub const MAX_SOLVER_TABLE_BITS: u32 = 26;

@@ -97,7 +97,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use rand::RngExt;
-use search_core::mcts::{self, Insight, Knowledge, McRng, Playout, Rewards, SearchTree};
+use search_core::mcts::{self, Insight, Knowledge, McRng, Playout, Rewards, SearchTree, Worker};
 use search_core::{Player, WallClock};
 
 use crate::board::{Cell, Color, HexMove, Position};
@@ -567,6 +567,10 @@ pub struct MctsConfig {
     /// plus the player's move and one reply, the next search goes on from that subtree
     /// ([`search_core::mcts::SearchTree`]) instead of starting afresh.
     pub reuse_tree: bool,
+    /// Threads searching the root together ([`search_core::mcts::search_root_parallel`]:
+    /// each its own tree, playouts and knowledge, merged at the root). An iteration budget is
+    /// shared between them, so the same seed still gives the same game; 0 counts as 1.
+    pub threads: usize,
 }
 
 impl MctsConfig {
@@ -599,6 +603,7 @@ impl Default for MctsConfig {
             solver_empty: DEFAULT_SOLVER_EMPTY,
             prior_weight: None,
             reuse_tree: false,
+            threads: 1,
         }
     }
 }
@@ -766,18 +771,38 @@ pub struct MctsPlayer {
     /// The last search's tree and the position at its root ([`MctsConfig::reuse_tree`]).
     tree: SearchTree<HexMove>,
     tree_root: Option<Position>,
+    /// The other threads' playouts, knowledge and trees ([`MctsConfig::threads`]).
+    helpers: Vec<Helper>,
+}
+
+/// What a search thread other than the first keeps from move to move.
+#[derive(Debug)]
+struct Helper {
+    playout: HexPlayout,
+    knowledge: SolverKnowledge,
+    tree: SearchTree<HexMove>,
 }
 
 impl MctsPlayer {
     /// A player with these settings.
     pub fn new(config: MctsConfig) -> Self {
-        MctsPlayer {
-            config,
-            playout: if config.playout_patterns {
+        let playout = || {
+            if config.playout_patterns {
                 HexPlayout::new(config.bridge_replies).with_policy(PlayoutPolicy::shipped().clone())
             } else {
                 HexPlayout::new(config.bridge_replies)
-            },
+            }
+        };
+        MctsPlayer {
+            config,
+            playout: playout(),
+            helpers: (1..config.threads)
+                .map(|_| Helper {
+                    playout: playout(),
+                    knowledge: SolverKnowledge::new(),
+                    tree: SearchTree::new(),
+                })
+                .collect(),
             knowledge: SolverKnowledge::new(),
             solver: None,
             solver_time: Duration::ZERO,
@@ -841,7 +866,11 @@ impl MctsPlayer {
         }
         let started = Instant::now();
         let solver = self.solver.get_or_insert_with(|| {
-            Solver::new(SolverConfig { table_bits: SOLVER_TABLE_BITS, ..SolverConfig::default() })
+            Solver::new(SolverConfig {
+                table_bits: SOLVER_TABLE_BITS,
+                threads: self.config.threads.max(1),
+                ..SolverConfig::default()
+            })
         });
         solver.set_time_limit(Some(time.mul_f64(share)));
         let solution = solver.solve(position).ok()?;
@@ -868,28 +897,35 @@ impl MctsPlayer {
         };
         let game = HexGame::new(position.size());
         let clock = WallClock::start();
-        let mut tree = std::mem::take(&mut self.tree);
-        match self.tree_root.take().and_then(|root| moves_between(&root, position)) {
-            Some(path) if self.config.reuse_tree => {
-                tree.advance(&path);
+        let path = self.tree_root.take().and_then(|root| moves_between(&root, position));
+        let trees = std::iter::once(&mut self.tree).chain(self.helpers.iter_mut().map(|h| &mut h.tree));
+        for tree in trees {
+            match &path {
+                Some(path) if self.config.reuse_tree => {
+                    tree.advance(path);
+                }
+                _ => tree.clear(),
             }
-            _ => tree.clear(),
         }
-        let mut knowledge = TreeKnowledge {
-            solver: self.config.knowledge_after.is_some().then_some(&mut self.knowledge),
-            patterns: self.config.prior_weight.map(|_| PatternWeights::shipped()),
-        };
-        let found = mcts::search_in_tree(
-            &game,
-            position,
-            &mut tree,
-            &mut self.playout,
-            &mut knowledge,
-            &config,
-            &clock,
-        );
+        let with_solver = self.config.knowledge_after.is_some();
+        let patterns = self.config.prior_weight.map(|_| PatternWeights::shipped());
+        let mut parts: Vec<(&mut SearchTree<HexMove>, &mut HexPlayout, TreeKnowledge<'_>)> =
+            std::iter::once((&mut self.tree, &mut self.playout, &mut self.knowledge))
+                .chain(self.helpers.iter_mut().map(|h| (&mut h.tree, &mut h.playout, &mut h.knowledge)))
+                .map(|(tree, playout, solver)| {
+                    (tree, playout, TreeKnowledge { solver: with_solver.then_some(solver), patterns })
+                })
+                .collect();
+        let mut workers: Vec<Worker<'_, HexMove, HexPlayout, TreeKnowledge<'_>>> = parts
+            .iter_mut()
+            .map(|(tree, playout, knowledge)| Worker {
+                tree: &mut **tree,
+                playout: &mut **playout,
+                knowledge,
+            })
+            .collect();
+        let found = mcts::search_root_parallel(&game, position, &mut workers, &config, &clock);
         if self.config.reuse_tree {
-            self.tree = tree;
             self.tree_root = Some(*position);
         }
         let mv = found.best_move.unwrap_or_else(|| {

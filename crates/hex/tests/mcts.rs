@@ -369,3 +369,47 @@ fn a_kept_tree_plays_the_same_game_for_a_seed() {
     };
     assert_eq!(play(), play());
 }
+
+/// Two threads share an iteration budget and play the same game for a seed, with knowledge,
+/// priors and kept trees, and still beat the random player; one thread is the serial player.
+#[test]
+fn two_threads_share_the_budget_and_play_the_same_game_for_a_seed() {
+    let config = MctsConfig {
+        threads: 2,
+        knowledge_after: Some(50),
+        prior_weight: Some(3.0),
+        reuse_tree: true,
+        ..MctsConfig::iterations(600)
+    };
+    let play = |config: MctsConfig| {
+        let mut player = MctsPlayer::new(config);
+        let mut random = RandomPlayer::new(4);
+        let mut pos = Position::new(6).unwrap();
+        let mut moves = Vec::new();
+        while pos.winner().is_none() {
+            let mv = if pos.to_move() == Color::Black {
+                player.choose_move(&pos)
+            } else {
+                random.choose_move(&pos)
+            };
+            moves.push(mv);
+            pos = pos.play(mv).unwrap();
+        }
+        (moves, pos.winner().unwrap())
+    };
+    let (moves, winner) = play(config);
+    assert_eq!(winner, Color::Black);
+    assert_eq!(play(config), (moves, winner));
+    // Each search spends the budget over both threads (a search the knowledge decides at the
+    // root spends none).
+    let mut player = MctsPlayer::new(MctsConfig { reuse_tree: false, ..config });
+    let start = Position::new(7).unwrap().play(HexMove::Place(Cell::new(3, 3))).unwrap();
+    player.choose_move(&start);
+    assert_eq!(player.last_result().unwrap().iterations, 600);
+    assert_eq!(root_visits(&player), 600);
+    // One thread: the serial player's move and statistics.
+    let one = MctsConfig { threads: 1, reuse_tree: false, ..config };
+    let (mut a, mut b) = (MctsPlayer::new(one), MctsPlayer::new(MctsConfig { threads: 0, ..one }));
+    assert_eq!(a.choose_move(&start), b.choose_move(&start));
+    assert_eq!(a.last_result().unwrap().moves, b.last_result().unwrap().moves);
+}

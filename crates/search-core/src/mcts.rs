@@ -94,6 +94,9 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::game::{Game, MoveList, Player, ToMove};
 use crate::limits::{Clock, WallClock};
 
+mod parallel;
+pub use parallel::{Worker, search_root_parallel};
+
 /// The random number generator of a search, seeded from [`Config::seed`].
 pub type McRng = Xoshiro256PlusPlus;
 
@@ -971,17 +974,7 @@ impl<G: Game> Search<'_, G> {
                 winner: child.solved,
             })
             .collect();
-        let mover = self.nodes.get(first).map(|c| c.mover);
-        // A proved win first; else the most visited of the moves not proved lost, if any.
-        let rank = |m: &MoveStats<G::Move>| match m.winner {
-            Some(w) if Some(w) == mover => 2,
-            Some(_) => 0,
-            None => 1,
-        };
-        let best = moves.iter().fold(None, |best: Option<&MoveStats<G::Move>>, m| match best {
-            Some(b) if (rank(b), b.visits) >= (rank(m), m.visits) => Some(b),
-            _ => Some(m),
-        });
+        let best = best_of(&moves, self.nodes.get(first).map(|c| c.mover));
         MctsResult {
             best_move: best.map(|m| m.mv),
             value: best.map_or(0.0, |m| m.value),
@@ -991,6 +984,20 @@ impl<G: Game> Search<'_, G> {
             elapsed,
         }
     }
+}
+
+/// The move a search answers with, of the root moves `moves` of `mover`: a proved win first;
+/// else the most visited of the moves not proved lost, if any; the first on a tie.
+fn best_of<M>(moves: &[MoveStats<M>], mover: Option<Player>) -> Option<&MoveStats<M>> {
+    let rank = |m: &MoveStats<M>| match m.winner {
+        Some(w) if Some(w) == mover => 2,
+        Some(_) => 0,
+        None => 1,
+    };
+    moves.iter().fold(None, |best: Option<&MoveStats<M>>, m| match best {
+        Some(b) if (rank(b), b.visits) >= (rank(m), m.visits) => Some(b),
+        _ => Some(m),
+    })
 }
 
 /// The player a reward vector names as the only winner: `1.0` for them, `0.0` for the rest.
