@@ -75,6 +75,14 @@
 //!   of 40 self-play games on 9×9 at 1 s a move against the same engine without them, and 5 of
 //!   20 against MoHex where the engine without them won 7 on the same openings.
 //!
+//! - **Threads** ([`MctsConfig::threads`], 1 by default): root parallelism
+//!   ([`search_core::mcts::search_root_parallel`]): each thread grows its own tree with its own
+//!   playouts and knowledge, and the root statistics are added up. No locks and no shared
+//!   nodes, so two threads run about twice the iterations of one; the trees are each half as
+//!   deep, which is what costs root parallelism strength against a shared tree. An iteration
+//!   budget is split between the threads, so the same seed still plays the same game. The
+//!   solver first ([`MctsConfig::solver_share`]) gets the same number of threads.
+//!
 //! Against Benzene's MoHex at equal time the player is still well behind.
 //!
 //! Measured strength and speed, with the commands that reproduce them: `docs/measurements.md`
