@@ -19,6 +19,10 @@
 //!   Searches are deterministic, so the nodes of one pass are counted before timing and criterion
 //!   reports nodes per second.
 //!
+//! - `mcts/threads/T`: the MCTS player with the GTP engine's knowledge and priors, 20,000
+//!   iterations from 9×9 after a first stone at e5, on `T` threads (root parallelism: the
+//!   budget is split between the threads), so criterion reports iterations per second.
+//!
 //! The boards' win counts and distances, and the searches' node counts, go to stderr (stdout
 //! belongs to criterion: test runners read its list of benchmarks there).
 //!
@@ -32,6 +36,7 @@ use criterion::measurement::WallTime;
 use criterion::{BenchmarkGroup, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use hex::distances::{bfs_distance, two_distance, ucs_distance, zero_one_bfs_distance};
 use hex::heuristics::PathDifference;
+use hex::mcts::{MctsConfig, MctsPlayer};
 use hex::{Board, Cell, Color, HexGame, HexMove, Position};
 use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
@@ -243,6 +248,28 @@ fn bench_alphabeta<E>(
     });
 }
 
+/// Iterations of each `mcts/threads` search.
+const MCTS_ITERATIONS: u64 = 20_000;
+
+fn mcts_threads(c: &mut Criterion) {
+    let mut group = new_group(c, "mcts");
+    group.throughput(Throughput::Elements(MCTS_ITERATIONS));
+    let start = Position::new(9).unwrap().play(HexMove::Place(Cell::new(4, 4))).unwrap();
+    for threads in [1, 2] {
+        let config = MctsConfig {
+            threads,
+            knowledge_after: Some(hex::gtp::DEFAULT_KNOWLEDGE),
+            prior_weight: Some(hex::gtp::DEFAULT_PRIORS),
+            ..MctsConfig::iterations(MCTS_ITERATIONS)
+        };
+        group.bench_function(BenchmarkId::new("threads", threads), |b| {
+            // A fresh player each time: no tree kept from the last search.
+            b.iter(|| MctsPlayer::new(config).decide(black_box(&start)).0)
+        });
+    }
+    group.finish();
+}
+
 /// Criterion's defaults, without the plots under `--quick`: drawing them takes most of a quick
 /// run's time.
 fn config() -> Criterion {
@@ -256,6 +283,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = connects, distances, alphabeta_nodes
+    targets = connects, distances, alphabeta_nodes, mcts_threads
 }
 criterion_main!(benches);
