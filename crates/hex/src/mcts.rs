@@ -101,7 +101,8 @@
 //! assert_eq!(player.last_result().unwrap().iterations, 200);
 //! ```
 
-use std::sync::{Arc, OnceLock};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use rand::RngExt;
@@ -691,19 +692,31 @@ impl Knowledge<HexGame> for SolverKnowledge {
     }
 }
 
-/// What the player's tree search knows: the solver's analysis if it is on, and the pattern
-/// priors if they are.
+/// The analyses the threads of one search share ([`MctsConfig::threads`]): the threads' trees
+/// reach the same nodes near the root, and an analysis is a function of the position alone, so
+/// a position one thread has analysed is not analysed again by another.
+type SharedInsights = Mutex<HashMap<Position, Insight<HexMove>>>;
+
+/// What the player's tree search knows: the solver's analysis if it is on (shared with the
+/// other threads' through `shared`, if any), and the pattern priors if they are.
 struct TreeKnowledge<'a> {
     solver: Option<&'a mut SolverKnowledge>,
+    shared: Option<&'a SharedInsights>,
     patterns: Option<&'static PatternWeights>,
 }
 
 impl Knowledge<HexGame> for TreeKnowledge<'_> {
     fn analyse(&mut self, game: &HexGame, state: &Position, moves: &[HexMove]) -> Insight<HexMove> {
-        match &mut self.solver {
-            Some(solver) => solver.analyse(game, state, moves),
-            None => Insight::Nothing,
+        let Some(solver) = &mut self.solver else { return Insight::Nothing };
+        let Some(shared) = self.shared else { return solver.analyse(game, state, moves) };
+        // A poisoned lock only means another thread panicked; the map is still whole.
+        let lock = || shared.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(known) = lock().get(state) {
+            return known.clone();
         }
+        let insight = solver.analyse(game, state, moves);
+        lock().insert(*state, insight.clone());
+        insight
     }
 
     fn priors(&mut self, _: &HexGame, state: &Position, moves: &[HexMove], priors: &mut [f32]) -> bool {
@@ -781,6 +794,8 @@ pub struct MctsPlayer {
     tree_root: Option<Position>,
     /// The other threads' playouts, knowledge and trees ([`MctsConfig::threads`]).
     helpers: Vec<Helper>,
+    /// The analyses of the current search, shared by its threads (two or more only).
+    insights: SharedInsights,
 }
 
 /// What a search thread other than the first keeps from move to move.
@@ -812,6 +827,7 @@ impl MctsPlayer {
                 })
                 .collect(),
             knowledge: SolverKnowledge::new(),
+            insights: Mutex::new(HashMap::new()),
             solver: None,
             solver_time: Duration::ZERO,
             reason: None,
@@ -917,11 +933,14 @@ impl MctsPlayer {
         }
         let with_solver = self.config.knowledge_after.is_some();
         let patterns = self.config.prior_weight.map(|_| PatternWeights::shipped());
+        let insights = self.insights.get_mut().unwrap_or_else(PoisonError::into_inner);
+        insights.clear();
+        let shared = (!self.helpers.is_empty()).then_some(&self.insights);
         let mut parts: Vec<(&mut SearchTree<HexMove>, &mut HexPlayout, TreeKnowledge<'_>)> =
             std::iter::once((&mut self.tree, &mut self.playout, &mut self.knowledge))
                 .chain(self.helpers.iter_mut().map(|h| (&mut h.tree, &mut h.playout, &mut h.knowledge)))
                 .map(|(tree, playout, solver)| {
-                    (tree, playout, TreeKnowledge { solver: with_solver.then_some(solver), patterns })
+                    (tree, playout, TreeKnowledge { solver: with_solver.then_some(solver), shared, patterns })
                 })
                 .collect();
         let mut workers: Vec<Worker<'_, HexMove, HexPlayout, TreeKnowledge<'_>>> = parts
