@@ -81,7 +81,9 @@
 //! ([`MctsConfig::reuse_tree`]) and `param_hex playout_patterns 1` draws the playouts' cells by
 //! learned six-cell pattern weights ([`MctsConfig::playout_patterns`]); `param_hex threads T`
 //! searches with T threads (root parallelism, [`MctsConfig::threads`]; 1 by default, up to
-//! [`MAX_MCTS_THREADS`]). MCTS is the
+//! [`MAX_MCTS_THREADS`]; with two or more, one of them runs the exact solver beside the search
+//! for the whole move in positions with at most `param_hex solver_beside N` empty cells,
+//! [`crate::mcts::DEFAULT_SOLVER_BESIDE_EMPTY`] by default). MCTS is the
 //! default because it plays better at equal time: it beat the alpha-beta strong player in
 //! matches on 9×9 (see [`crate::mcts`]; measured, with the commands that reproduce it:
 //! `docs/measurements.md` in the repository). A player is built from the settings by the
@@ -327,6 +329,9 @@ pub struct Settings {
     pub playout_patterns: bool,
     /// The MCTS player's [`MctsConfig::threads`]: threads searching the root together.
     pub threads: usize,
+    /// The MCTS player's [`MctsConfig::solver_beside_empty`]: with two threads or more, one
+    /// solves beside the search in positions with at most this many empty cells.
+    pub solver_beside: u32,
 }
 
 impl Default for Settings {
@@ -349,6 +354,7 @@ impl Default for Settings {
             reuse: MctsConfig::default().reuse_tree,
             playout_patterns: MctsConfig::default().playout_patterns,
             threads: MctsConfig::default().threads,
+            solver_beside: MctsConfig::default().solver_beside_empty,
         }
     }
 }
@@ -372,7 +378,7 @@ pub const DEFAULT_PRIORS: f64 = 3.0;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 13] = [
+const PARAMETERS: [&str; 14] = [
     "player",
     "time",
     "depth",
@@ -386,6 +392,7 @@ const PARAMETERS: [&str; 13] = [
     "reuse",
     "playout_patterns",
     "threads",
+    "solver_beside",
 ];
 
 /// The default time per move of the MCTS and strong players.
@@ -422,6 +429,7 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             reuse_tree: settings.reuse,
             playout_patterns: settings.playout_patterns,
             threads: settings.threads,
+            solver_beside_empty: settings.solver_beside,
             ..MctsConfig::time(settings.time)
         })),
         PlayerKind::Strong => Box::new(StrongPlayer::new(StrongConfig::time(settings.time))),
@@ -787,7 +795,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -800,7 +808,8 @@ impl Engine {
                     s.rave.map_or("off".to_string(), |k| k.to_string()),
                     u8::from(s.reuse),
                     u8::from(s.playout_patterns),
-                    s.threads
+                    s.threads,
+                    s.solver_beside
                 ));
             }
             ["player", name] => {
@@ -884,6 +893,11 @@ impl Engine {
             ["reuse", value] => settings.reuse = parse_switch("reuse", value)?,
             ["playout_patterns", value] => {
                 settings.playout_patterns = parse_switch("playout_patterns", value)?
+            }
+            ["solver_beside", value] => {
+                settings.solver_beside = value.parse().map_err(|_| {
+                    format!("solver_beside must be a number of empty cells from 0 to 2^32 - 1, not {value}")
+                })?;
             }
             ["threads", value] => {
                 settings.threads =

@@ -8,7 +8,8 @@
 //!    the opponent would win at once.
 //! 2. **Solver** (optional, [`MctsConfig::solver_share`], off by default): in positions with
 //!    few empty cells ([`MctsConfig::solver_empty`]) the exact solver gets a share of the move's
-//!    time, and a proved win is played.
+//!    time, and a proved win is played. With two threads or more it runs beside the search
+//!    instead, for the whole move ([`MctsConfig::solver_beside_empty`]).
 //! 3. **Search**: [`search_core::mcts`] with RAVE from the position, until the iteration or time
 //!    budget runs out; a move proved to win is played, else the most visited move not proved to
 //!    lose.
@@ -81,7 +82,13 @@
 //!   nodes, so two threads run about twice the iterations of one; the trees are each half as
 //!   deep, which is what costs root parallelism strength against a shared tree. An iteration
 //!   budget is split between the threads, so the same seed still plays the same game. The
-//!   solver first ([`MctsConfig::solver_share`]) gets the same number of threads.
+//!   threads share their solver analyses (a position is analysed once a move, unless two
+//!   threads reach it at the same moment). With the
+//!   solver on and a time limit, one of the threads runs the exact solver for the whole move
+//!   instead, beside the search, wherever at most [`MctsConfig::solver_beside_empty`] cells
+//!   are empty (80 by default): near the border of what it proves, a position needs one to ten
+//!   seconds of solving, more than a share of one move gives it, and its table, kept from move
+//!   to move, carries the work over.
 //!
 //! Against Benzene's MoHex at equal time the player is still well behind.
 //!
@@ -102,12 +109,13 @@
 //! ```
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use rand::RngExt;
 use search_core::mcts::{self, Insight, Knowledge, McRng, Playout, Rewards, SearchTree, Worker};
-use search_core::{Player, WallClock};
+use search_core::{Clock, Player, WallClock};
 
 use crate::board::{Cell, Color, HexMove, Position};
 use crate::bridge_chain::{ProvedWin, proved_win};
@@ -580,6 +588,12 @@ pub struct MctsConfig {
     /// each its own tree, playouts and knowledge, merged at the root). An iteration budget is
     /// shared between them, so the same seed still gives the same game; 0 counts as 1.
     pub threads: usize,
+    /// With two threads or more, a time limit and the solver on
+    /// ([`MctsConfig::solver_share`]), one thread runs the exact solver for the whole move
+    /// beside the search, in positions with at most this many empty cells
+    /// ([`DEFAULT_SOLVER_BESIDE_EMPTY`] by default), instead of the solver first; the others
+    /// search. A win it proves is played and ends the search.
+    pub solver_beside_empty: u32,
 }
 
 impl MctsConfig {
@@ -613,6 +627,7 @@ impl Default for MctsConfig {
             prior_weight: None,
             reuse_tree: false,
             threads: 1,
+            solver_beside_empty: DEFAULT_SOLVER_BESIDE_EMPTY,
         }
     }
 }
@@ -623,6 +638,12 @@ impl Default for MctsConfig {
 /// those with 70 to 74 and 1 % of those with 75 to 79 (`cargo xtask hex-reach`;
 /// `docs/benzene.md` in the repository).
 pub const DEFAULT_SOLVER_EMPTY: u32 = 70;
+
+/// The default [`MctsConfig::solver_beside_empty`]: with two threads, one solves beside the
+/// search wherever at most 80 cells are empty (on 9×9 from the second stone, on 11×11 from
+/// the 41st). The solver's table is kept from move to move, so its work near the border adds
+/// up over the moves.
+pub const DEFAULT_SOLVER_BESIDE_EMPTY: u32 = 80;
 
 /// The table of the solver of [`MctsConfig::solver_share`]: 2^20 entries, kept from move to
 /// move.
@@ -867,9 +888,10 @@ impl MctsPlayer {
         let (mv, reason) = match critical_cell(position) {
             Some(Critical::Win(cell)) => (HexMove::Place(cell), MctsReason::Win),
             Some(Critical::Block(cell)) => (HexMove::Place(cell), MctsReason::Block),
+            None if self.solves_beside(position) => self.search_beside_solver(position),
             None => match self.solve(position) {
                 Some(cell) => (HexMove::Place(cell), MctsReason::Solved),
-                None => (self.search(position), MctsReason::Search),
+                None => (self.search(position, self.config.threads, None), MctsReason::Search),
             },
         };
         self.reason = Some(reason);
@@ -889,13 +911,7 @@ impl MctsPlayer {
             return None;
         }
         let started = Instant::now();
-        let solver = self.solver.get_or_insert_with(|| {
-            Solver::new(SolverConfig {
-                table_bits: SOLVER_TABLE_BITS,
-                threads: self.config.threads.max(1),
-                ..SolverConfig::default()
-            })
-        });
+        let solver = self.solver.get_or_insert_with(new_solver);
         solver.set_time_limit(Some(time.mul_f64(share)));
         let solution = solver.solve(position).ok()?;
         self.solver_time = started.elapsed();
@@ -905,7 +921,48 @@ impl MctsPlayer {
         }
     }
 
-    fn search(&mut self, position: &Position) -> HexMove {
+    /// Whether one thread solves beside the search here ([`MctsConfig::solver_beside_empty`]).
+    fn solves_beside(&self, position: &Position) -> bool {
+        let empty = u32::from(position.size()).pow(2) - position.board().stones_on_board();
+        self.config.threads >= 2
+            && self.config.time.is_some()
+            && self.config.solver_share.is_some_and(|share| share > 0.0)
+            && position.size() <= MAX_SOLVER_SIZE
+            && !position.can_swap()
+            && empty <= self.config.solver_beside_empty
+    }
+
+    /// The exact solver on one thread for the whole move, the search on the others; the
+    /// solver's proved win if it finds one (which also ends the search), else the search's move.
+    fn search_beside_solver(&mut self, position: &Position) -> (HexMove, MctsReason) {
+        let mut solver = self.solver.take().unwrap_or_else(new_solver);
+        solver.set_time_limit(self.config.time);
+        let solved = AtomicBool::new(false);
+        let (solver, win, mv) = std::thread::scope(|scope| {
+            let solved = &solved;
+            let handle = scope.spawn(move || {
+                let win = solver.solve(position).ok().and_then(|solution| match solution.verdict {
+                    Verdict::Win { winner, winning_move } if winner == position.to_move() => winning_move,
+                    _ => None,
+                });
+                if win.is_some() {
+                    solved.store(true, Ordering::Relaxed);
+                }
+                (solver, win)
+            });
+            let mv = self.search(position, self.config.threads - 1, Some(solved));
+            let (solver, win) = handle.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (solver, win, mv)
+        });
+        self.solver = Some(solver);
+        match win {
+            Some(cell) => (HexMove::Place(cell), MctsReason::Solved),
+            None => (mv, MctsReason::Search),
+        }
+    }
+
+    /// The search on `threads` threads; it stops early once `solved` is set.
+    fn search(&mut self, position: &Position, threads: usize, solved: Option<&AtomicBool>) -> HexMove {
         // What the solver used of the move's time is the search's no more.
         let time = self.config.time.map(|t| t.saturating_sub(std::mem::take(&mut self.solver_time)));
         let config = mcts::Config {
@@ -920,7 +977,7 @@ impl MctsPlayer {
             prior_weight: self.config.prior_weight.unwrap_or(0.0),
         };
         let game = HexGame::new(position.size());
-        let clock = WallClock::start();
+        let clock = UntilSolved { clock: WallClock::start(), solved };
         let path = self.tree_root.take().and_then(|root| moves_between(&root, position));
         let trees = std::iter::once(&mut self.tree).chain(self.helpers.iter_mut().map(|h| &mut h.tree));
         for tree in trees {
@@ -935,10 +992,11 @@ impl MctsPlayer {
         let patterns = self.config.prior_weight.map(|_| PatternWeights::shipped());
         let insights = self.insights.get_mut().unwrap_or_else(PoisonError::into_inner);
         insights.clear();
-        let shared = (!self.helpers.is_empty()).then_some(&self.insights);
+        let shared = (threads > 1).then_some(&self.insights);
         let mut parts: Vec<(&mut SearchTree<HexMove>, &mut HexPlayout, TreeKnowledge<'_>)> =
             std::iter::once((&mut self.tree, &mut self.playout, &mut self.knowledge))
                 .chain(self.helpers.iter_mut().map(|h| (&mut h.tree, &mut h.playout, &mut h.knowledge)))
+                .take(threads.max(1))
                 .map(|(tree, playout, solver)| {
                     (tree, playout, TreeKnowledge { solver: with_solver.then_some(solver), shared, patterns })
                 })
@@ -951,7 +1009,9 @@ impl MctsPlayer {
                 knowledge,
             })
             .collect();
-        let found = mcts::search_root_parallel(&game, position, &mut workers, &config, &clock);
+        let mut found = mcts::search_root_parallel(&game, position, &mut workers, &config, &clock);
+        // The clock reads as run out once the solver has won; the result keeps the real time.
+        found.elapsed = clock.clock.elapsed();
         if self.config.reuse_tree {
             self.tree_root = Some(*position);
         }
@@ -960,6 +1020,28 @@ impl MctsPlayer {
         });
         self.last = Some(found);
         mv
+    }
+}
+
+/// The solver of [`MctsConfig::solver_share`] and [`MctsConfig::solver_beside_empty`]: one
+/// thread, a table of 2^[`SOLVER_TABLE_BITS`] entries kept from move to move.
+fn new_solver() -> Solver {
+    Solver::new(SolverConfig { table_bits: SOLVER_TABLE_BITS, ..SolverConfig::default() })
+}
+
+/// The search's clock: the wall clock, read as run out once the solver beside the search has
+/// proved a win.
+struct UntilSolved<'a> {
+    clock: WallClock,
+    solved: Option<&'a AtomicBool>,
+}
+
+impl Clock for UntilSolved<'_> {
+    fn elapsed(&self) -> Duration {
+        match self.solved {
+            Some(solved) if solved.load(Ordering::Relaxed) => Duration::MAX,
+            _ => self.clock.elapsed(),
+        }
     }
 }
 

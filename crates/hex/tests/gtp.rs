@@ -328,7 +328,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80"
     );
     ok(&mut e, "param_hex player RANDOM");
     ok(&mut e, "param_hex exploration 0.25");
@@ -348,7 +348,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     ok(&mut e, "param_hex priors 1.5");
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1"
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80"
     );
     ok(&mut e, "param_hex rave off");
     assert_eq!((e.settings().exploration, e.settings().rave), (0.25, None));
@@ -374,7 +374,10 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     assert!(fails(&mut e, "param_hex playout_patterns 2").contains("playout_patterns must be 0 or 1"));
     ok(&mut e, "param_hex threads 2");
     assert_eq!(e.settings().threads, 2);
-    assert!(ok(&mut e, "param_hex").ends_with("[string] threads 2"));
+    assert!(ok(&mut e, "param_hex").contains("[string] threads 2\n"));
+    ok(&mut e, "param_hex solver_beside 60");
+    assert_eq!(e.settings().solver_beside, 60);
+    assert!(fails(&mut e, "param_hex solver_beside -1").contains("solver_beside must be"));
     for bad in ["0", "65", "-1", "two"] {
         assert!(
             fails(&mut e, &format!("param_hex threads {bad}"))
@@ -796,6 +799,7 @@ name
 [bool] reuse 0
 [bool] playout_patterns 0
 [string] threads 1
+[string] solver_beside 80
 
 ? unknown command: frobnicate
 

@@ -301,6 +301,34 @@ fn the_solver_share_plays_a_proved_win() {
 }
 
 #[test]
+fn with_two_threads_the_solver_beside_the_search_plays_a_proved_win() {
+    use hex::solver::{Solver, SolverConfig};
+    let (pos, _) = hex::play_moves(6, ["c3", "d4", "d3"]).unwrap();
+    let winning = Solver::new(SolverConfig::default()).winning_moves(&pos).unwrap();
+    let config =
+        MctsConfig { threads: 2, solver_share: Some(0.3), ..MctsConfig::time(Duration::from_secs(20)) };
+    let mut player = MctsPlayer::new(config);
+    let started = Instant::now();
+    let mv = player.choose_move(&pos);
+    assert_eq!(player.last_reason(), Some(MctsReason::Solved));
+    assert!(winning.contains(&mv), "{mv:?} is not among {winning:?}");
+    // The proof ended the search on the other thread long before the time was up.
+    assert!(started.elapsed() < Duration::from_secs(18));
+    assert!(player.last_result().unwrap().elapsed < Duration::from_secs(18));
+    // Beyond `solver_beside_empty` (33 empty cells here), both threads search, and the solver
+    // first goes only where it would with one thread (here nowhere: `solver_empty` 0).
+    let config = MctsConfig {
+        solver_beside_empty: 32,
+        solver_empty: 0,
+        ..MctsConfig::time(Duration::from_millis(200))
+    };
+    let mut searched = MctsPlayer::new(MctsConfig { threads: 2, solver_share: Some(0.3), ..config });
+    searched.choose_move(&pos);
+    assert_eq!(searched.last_reason(), Some(MctsReason::Search));
+    assert!(searched.last_result().unwrap().iterations > 0);
+}
+
+#[test]
 fn priors_steer_the_first_visits_without_pruning_or_the_solver() {
     // Black's bridge c3–d4 is cut at d3; the pattern priors point at the save, c4, so with few
     // playouts it gets more of the root's visits with them than without.
