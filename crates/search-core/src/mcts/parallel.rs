@@ -266,13 +266,22 @@ mod tests {
         let mut trees: Vec<SearchTree<G::Move>> = (0..threads).map(|_| SearchTree::new()).collect();
         let mut playouts: Vec<P> = vec![playout.clone(); threads];
         let mut knowledge = vec![(); threads];
-        let mut workers: Vec<_> = trees
-            .iter_mut()
-            .zip(&mut playouts)
-            .zip(&mut knowledge)
-            .map(|((tree, playout), knowledge)| Worker { tree, playout, knowledge })
-            .collect();
+        let mut workers = workers(&mut trees, &mut playouts, &mut knowledge);
         search_root_parallel(game, state, &mut workers, config, &WallClock::start())
+    }
+
+    /// One worker for each tree, playout and knowledge, in order.
+    fn workers<'a, M, P, K>(
+        trees: &'a mut [SearchTree<M>],
+        playouts: &'a mut [P],
+        knowledge: &'a mut [K],
+    ) -> Vec<Worker<'a, M, P, K>> {
+        trees
+            .iter_mut()
+            .zip(playouts)
+            .zip(knowledge)
+            .map(|((tree, playout), knowledge)| Worker { tree, playout, knowledge })
+            .collect()
     }
 
     /// The same searches one after another, on this thread, merged.
@@ -385,12 +394,7 @@ mod tests {
         let mut trees = [SearchTree::new(), SearchTree::new()];
         let mut playouts = [nim_playout(), nim_playout()];
         let mut knowledge = [Theory, Theory];
-        let mut workers: Vec<_> = trees
-            .iter_mut()
-            .zip(&mut playouts)
-            .zip(&mut knowledge)
-            .map(|((tree, playout), knowledge)| Worker { tree, playout, knowledge })
-            .collect();
+        let mut workers = workers(&mut trees, &mut playouts, &mut knowledge);
         let found = search_root_parallel(&Nim, &(10, 0), &mut workers, &config, &WallClock::start());
         assert_eq!(found.best_move, Some(2));
         assert_eq!(found.moves.len(), 1);
