@@ -829,10 +829,7 @@ impl Engine {
                     })?;
             }
             ["depth", value] => {
-                settings.depth =
-                    value.parse().ok().filter(|depth| (1..=MAX_DEPTH).contains(depth)).ok_or_else(|| {
-                        format!("depth must be a number from 1 to {MAX_DEPTH}, not {value}")
-                    })?;
+                settings.depth = parse_number("depth", value, 1..=MAX_DEPTH)?;
             }
             ["seed", value] => {
                 settings.seed = value
@@ -860,9 +857,7 @@ impl Engine {
                 };
             }
             ["solver_empty", value] => {
-                settings.solver_empty = value.parse().map_err(|_| {
-                    format!("solver_empty must be a number of empty cells from 0 to 2^32 - 1, not {value}")
-                })?;
+                settings.solver_empty = parse_empty_cells("solver_empty", value)?;
             }
             ["priors", value] => {
                 settings.priors =
@@ -895,15 +890,10 @@ impl Engine {
                 settings.playout_patterns = parse_switch("playout_patterns", value)?
             }
             ["solver_beside", value] => {
-                settings.solver_beside = value.parse().map_err(|_| {
-                    format!("solver_beside must be a number of empty cells from 0 to 2^32 - 1, not {value}")
-                })?;
+                settings.solver_beside = parse_empty_cells("solver_beside", value)?;
             }
             ["threads", value] => {
-                settings.threads =
-                    value.parse().ok().filter(|t| (1..=MAX_MCTS_THREADS).contains(t)).ok_or_else(|| {
-                        format!("threads must be a number from 1 to {MAX_MCTS_THREADS}, not {value}")
-                    })?;
+                settings.threads = parse_number("threads", value, 1..=MAX_MCTS_THREADS)?;
             }
             [name, _] if !PARAMETERS.contains(&name) => {
                 return Err(format!("unknown parameter: {name} (parameters: {})", PARAMETERS.join(", ")));
@@ -985,10 +975,7 @@ impl Engine {
                 Ok(String::new())
             }
             ["threads", value] => {
-                self.solver.threads =
-                    value.parse().ok().filter(|t| (1..=MAX_SOLVER_THREADS).contains(t)).ok_or_else(|| {
-                        format!("threads must be a number from 1 to {MAX_SOLVER_THREADS}, not {value}")
-                    })?;
+                self.solver.threads = parse_number("threads", value, 1..=MAX_SOLVER_THREADS)?;
                 Ok(String::new())
             }
             [name, _] if !["time", "table_bits", "threads"].contains(&name) => {
@@ -1200,6 +1187,23 @@ fn solver_position(position: &Position, args: &[&str]) -> Result<Position, Failu
 
 /// `solve-state`: the winner's name.
 /// A GTP switch: `1`/`true`/`on` or `0`/`false`/`off`.
+/// A whole number of the setting `name` within `range`, or the error that names the range.
+fn parse_number<T>(name: &str, value: &str, range: std::ops::RangeInclusive<T>) -> Result<T, Failure>
+where
+    T: std::str::FromStr + PartialOrd + std::fmt::Display,
+{
+    value.parse().ok().filter(|n| range.contains(n)).ok_or_else(|| {
+        format!("{name} must be a number from {} to {}, not {value}", range.start(), range.end())
+    })
+}
+
+/// A count of empty cells (`solver_empty`, `solver_beside`).
+fn parse_empty_cells(name: &str, value: &str) -> Result<u32, Failure> {
+    value
+        .parse()
+        .map_err(|_| format!("{name} must be a number of empty cells from 0 to 2^32 - 1, not {value}"))
+}
+
 fn parse_switch(name: &str, value: &str) -> Result<bool, Failure> {
     match value {
         "0" | "false" | "off" => Ok(false),
