@@ -681,6 +681,7 @@ pub fn search_in_tree<G: Game, P: Playout<G>, K: Knowledge<G> + ?Sized, C: Clock
         marks: Vec::new(),
         stamp: 0,
         priors: Vec::new(),
+        terms: VisitTerms::new(config),
     };
     let rave = config.rave.is_some() && game.move_space() > 0;
     if rave {
@@ -729,6 +730,69 @@ struct Search<'a, G: Game> {
     stamp: u32,
     /// Scratch for the priors of a node's moves.
     priors: Vec<f32>,
+    /// The score terms that depend on a child's visits alone.
+    terms: VisitTerms,
+}
+
+/// How many visit counts [`VisitTerms`] tables: most children of a node are visited fewer
+/// times than this, and the tables (8 KiB each) stay in the first-level cache beside the
+/// children being scanned.
+const TABLED_VISITS: usize = 1024;
+
+/// The parts of a child's score in [`Search::select`] that depend on its visits alone,
+/// tabled for the smaller counts: RAVE's `β = sqrt(k / (3n + k))` and the progressive bias
+/// factor `prior_weight / sqrt(n + 1)`. Selection scans every child of every node on the
+/// path, and these square roots were most of its time.
+struct VisitTerms {
+    rave: Option<f64>,
+    prior_weight: f64,
+    beta: Vec<f64>,
+    bias: Vec<f64>,
+}
+
+impl VisitTerms {
+    fn new(config: &Config) -> Self {
+        let visits = (0..TABLED_VISITS).map(|n| n as f64);
+        VisitTerms {
+            rave: config.rave,
+            prior_weight: config.prior_weight,
+            beta: config.rave.map_or_else(Vec::new, |k| visits.clone().map(|n| rave_beta(k, n)).collect()),
+            bias: if config.prior_weight > 0.0 {
+                visits.map(|n| prior_bias(config.prior_weight, n)).collect()
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    /// RAVE's β for a child visited `n` times (RAVE on).
+    #[inline]
+    fn beta(&self, k: f64, n: u32) -> f64 {
+        match self.beta.get(n as usize) {
+            Some(&beta) => beta,
+            None => rave_beta(k, f64::from(n)),
+        }
+    }
+
+    /// The progressive bias factor for a child visited `n` times (priors on).
+    #[inline]
+    fn bias(&self, n: u32) -> f64 {
+        match self.bias.get(n as usize) {
+            Some(&bias) => bias,
+            None => prior_bias(self.prior_weight, f64::from(n)),
+        }
+    }
+}
+
+/// RAVE's weight of the all-moves-as-first mean for a child visited `n` times:
+/// `sqrt(k / (3n + k))` (Gelly and Silver's equivalence parameter `k`).
+fn rave_beta(k: f64, n: f64) -> f64 {
+    (k / (3.0 * n + k)).sqrt()
+}
+
+/// The progressive bias of a prior for a child visited `n` times, per unit of prior.
+fn prior_bias(prior_weight: f64, n: f64) -> f64 {
+    prior_weight / (n + 1.0).sqrt()
 }
 
 impl<G: Game> Search<'_, G> {
@@ -816,9 +880,9 @@ impl<G: Game> Search<'_, G> {
                 None => false,
             };
             let n = f64::from(child.visits);
-            let value = match self.config.rave {
+            let value = match self.terms.rave {
                 Some(k) if child.amaf_visits > 0 => {
-                    let beta = (k / (3.0 * n + k)).sqrt();
+                    let beta = self.terms.beta(k, child.visits);
                     (1.0 - beta) * child.mean() + beta * child.amaf_mean()
                 }
                 // Without any statistics, try the move before any move already tried (a move
@@ -826,9 +890,12 @@ impl<G: Game> Search<'_, G> {
                 _ if child.visits == 0 => return i,
                 _ => child.mean(),
             };
-            let mut score = value + self.config.exploration * (log_n / n.max(1.0)).sqrt();
-            if self.config.prior_weight > 0.0 {
-                score += self.config.prior_weight * f64::from(child.prior) / (n + 1.0).sqrt();
+            let mut score = value;
+            if self.config.exploration != 0.0 {
+                score += self.config.exploration * (log_n / n.max(1.0)).sqrt();
+            }
+            if self.terms.prior_weight > 0.0 {
+                score += f64::from(child.prior) * self.terms.bias(child.visits);
             }
             if lost {
                 if score > best_lost.1 {
