@@ -212,6 +212,8 @@ fn pruned_moves_are_never_searched_nor_reported() {
             assert_eq!(value_for_player0(&tree, tree.play(&root, stats.mv)), root_value, "seed {seed}");
         }
         assert_eq!(value_for_player0(&tree, tree.play(&root, best)), root_value);
+        // The kept moves are reported in generation order (the children are numbered in it).
+        assert!(found.moves.windows(2).all(|w| w[0].mv < w[1].mv), "seed {seed}: {:?}", found.moves);
         // The root was asked, and so were nodes below it once visited three times.
         assert!(oracle.calls >= 1);
         let mut root_only = Oracle { tree: &tree, calls: 0, prove: false };
