@@ -8,11 +8,22 @@
 //! they are not shape). One game in ten (`k % 10 == 9`) is held out: the weights are learned on
 //! the rest, and the share of held-out moves that the weights rank first is reported beside the
 //! share a uniform guess would get. The weights file is written with a comment naming the command.
+//!
+//! With `--solver-labels N` the teacher is the exact solver instead of the search: the games are
+//! played the same way, but every position with at most `N` empty cells is given to
+//! [`hex::solver::Solver::winning_moves`] (a time limit each), and where some moves win and
+//! others lose, each of up to [`WINNERS_PER_POSITION`] winning moves becomes a sample against
+//! every losing move (the other winners left out). Positions the solver does not finish, and those
+//! where every move wins or none does, teach nothing and are skipped. The held-out share ranked
+//! first is then the share of positions where the weights rank a winning move above every losing one.
 
 use std::path::PathBuf;
 
+use std::time::Duration;
+
 use hex::mcts::{MctsConfig, MctsPlayer, MctsReason};
-use hex::patterns::{LearnConfig, PatternWeights, Sample};
+use hex::patterns::{LearnConfig, PatternGrid, PatternWeights, Sample};
+use hex::solver::{Solver, SolverConfig};
 use hex::{Cell, HexMove, Position};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -23,6 +34,20 @@ pub const DEFAULT_OUT: &str = "crates/hex/data/patterns.txt";
 
 /// The playout weights file the crate ships (`--cells 6`).
 pub const DEFAULT_RING_OUT: &str = "crates/hex/data/playout-patterns.txt";
+
+/// The winning moves of one position that become samples with `--solver-labels` (spread over
+/// the position's winners in cell order): a position with many winning moves says little about
+/// each, and would otherwise outweigh the sharp positions with one or two.
+pub const WINNERS_PER_POSITION: usize = 4;
+
+/// The exact solver as the teacher (`--solver-labels`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SolverLabels {
+    /// Positions with at most this many empty cells are labelled.
+    pub max_empty: u32,
+    /// The solver's time for one position's winning moves.
+    pub time: Duration,
+}
 
 /// What to play and learn.
 #[derive(Clone, Debug)]
@@ -43,6 +68,8 @@ pub struct PatternOptions {
     /// Learn the six-cell playout patterns ([`hex::patterns::ring`]) instead of the
     /// twelve-cell prior patterns.
     pub ring: bool,
+    /// Label positions by the exact solver instead of by the search's choice.
+    pub solver_labels: Option<SolverLabels>,
     /// The learning's settings.
     pub learn: LearnConfig,
     /// The weights file to write.
@@ -80,17 +107,57 @@ fn play_game(options: &PatternOptions, size: u8, k: u64) -> (bool, Vec<Sample>) 
         prior_weight: options.priors,
         ..MctsConfig::iterations(options.iterations)
     });
+    let mut solver = options.solver_labels.map(|labels| {
+        Solver::new(SolverConfig { table_bits: 18, time_limit: Some(labels.time), ..SolverConfig::default() })
+    });
     let mut samples = Vec::new();
     while position.winner().is_none() {
         let (mv, reason) = player.decide(&position);
-        if let (HexMove::Place(cell), MctsReason::Search | MctsReason::Solved) = (mv, reason)
-            && let Some(sample) = Sample::new(&position, cell)
-        {
-            samples.push(sample);
+        match (&mut solver, options.solver_labels) {
+            (Some(solver), Some(labels)) => {
+                if position.board().empty_cells().count() <= labels.max_empty as usize {
+                    samples.extend(solver_samples(solver, &position));
+                }
+            }
+            _ => {
+                if let (HexMove::Place(cell), MctsReason::Search | MctsReason::Solved) = (mv, reason)
+                    && let Some(sample) = Sample::new(&position, cell)
+                {
+                    samples.push(sample);
+                }
+            }
         }
         position = position.play(mv).expect("the player plays legal moves");
     }
     (k % 10 == 9, samples)
+}
+
+/// The samples the solver teaches at `position` (see the module docs): each of up to
+/// [`WINNERS_PER_POSITION`] winning moves against every losing move; none if the solver does
+/// not finish or if every move wins or none does.
+fn solver_samples(solver: &mut Solver, position: &Position) -> Vec<Sample> {
+    let Ok(winners) = solver.winning_moves(position) else { return Vec::new() };
+    let winners: Vec<Cell> = winners
+        .into_iter()
+        .filter_map(|mv| if let HexMove::Place(c) = mv { Some(c) } else { None })
+        .collect();
+    let grid = PatternGrid::new(position);
+    let losers: Vec<u32> =
+        position.board().empty_cells().filter(|c| !winners.contains(c)).map(|c| grid.code(c)).collect();
+    if winners.is_empty() || losers.is_empty() {
+        return Vec::new();
+    }
+    let step = winners.len().div_ceil(WINNERS_PER_POSITION);
+    winners
+        .iter()
+        .step_by(step)
+        .map(|&winner| {
+            let mut candidates = Vec::with_capacity(losers.len() + 1);
+            candidates.push(grid.code(winner));
+            candidates.extend_from_slice(&losers);
+            Sample { candidates, chosen: 0 }
+        })
+        .collect()
 }
 
 /// The share of `samples` whose chosen cell has the highest γ (a tie of `t` cells counts `1/t`),
@@ -140,9 +207,12 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
     let (header, body) = text.split_once('\n').expect("the text starts with its header");
     let priors = options.priors.map_or(String::new(), |w| format!(" --priors {w}"));
     let cells = if options.ring { " --cells 6" } else { "" };
+    let labels = options.solver_labels.map_or(String::new(), |l| {
+        format!(" --solver-labels {} --solve-time {}", l.max_empty, l.time.as_secs_f64())
+    });
     let file = format!(
         "{header}\n# cargo xtask hex-patterns --sizes {} --games {} --iterations {} --seed {} \
-         --rounds {} --min-count {}{priors}{cells}\n# {} training samples; held-out top-1 {:.1} % \
+         --rounds {} --min-count {}{priors}{cells}{labels}\n# {} training samples; held-out top-1 {:.1} % \
          (uniform {:.1} %)\n{body}",
         sizes.join(","),
         options.games,
@@ -183,6 +253,7 @@ mod tests {
             threads: 2,
             priors: None,
             ring: false,
+            solver_labels: None,
             learn: LearnConfig { rounds: 10, min_count: 1 },
             out: dir.join("patterns.txt"),
         };
@@ -211,6 +282,71 @@ mod tests {
                 < hex::patterns::RING_CODES as u32
         }));
         assert!(run(&PatternOptions { sizes: vec![2], ..options }).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Each sample the solver teaches puts one winning move (checked by solving the position
+    /// after it) against exactly the losing moves (each checked the same way).
+    #[test]
+    fn solver_samples_put_a_winning_move_against_every_losing_one() {
+        let mut solver = Solver::new(SolverConfig::default());
+        let mut taught = 0;
+        for moves in [vec!["b2"], vec!["a1", "c3"], vec!["d1", "b3", "c2"], vec!["a4", "b2", "c3", "b3"]] {
+            let (position, _) = hex::play_moves(5, moves.iter().copied()).unwrap();
+            let grid = PatternGrid::new(&position);
+            let me = position.to_move();
+            let mut wins = Vec::new();
+            let mut loses = Vec::new();
+            for cell in position.board().empty_cells() {
+                let child = position.play(HexMove::Place(cell)).unwrap();
+                let won =
+                    child.winner() == Some(me) || solver.solve(&child).unwrap().verdict.winner() == Some(me);
+                if won { wins.push(grid.code(cell)) } else { loses.push(grid.code(cell)) }
+            }
+            let samples = solver_samples(&mut solver, &position);
+            if wins.is_empty() || loses.is_empty() {
+                assert!(samples.is_empty(), "{moves:?}");
+                continue;
+            }
+            // Winners spread over the list: every ⌈w / 4⌉-th, so at most four.
+            assert_eq!(samples.len(), wins.len().div_ceil(wins.len().div_ceil(WINNERS_PER_POSITION)));
+            assert!(samples.len() <= WINNERS_PER_POSITION && (wins.len() < 4 || samples.len() >= 3));
+            for sample in &samples {
+                assert_eq!(sample.chosen, 0);
+                assert!(wins.contains(&sample.candidates[0]), "{moves:?}");
+                let mut others = sample.candidates[1..].to_vec();
+                others.sort_unstable();
+                let mut expected = loses.clone();
+                expected.sort_unstable();
+                assert_eq!(others, expected, "{moves:?}");
+            }
+            taught += 1;
+        }
+        assert!(taught >= 2, "only {taught} of the positions had both winning and losing moves");
+    }
+
+    /// A run with the solver as the teacher learns from its samples and names its settings in
+    /// the file.
+    #[test]
+    fn learns_from_the_solver_and_says_so() {
+        let dir = std::env::temp_dir().join(format!("hex-patterns-solver-test-{}", std::process::id()));
+        let options = PatternOptions {
+            sizes: vec![5],
+            games: 10,
+            iterations: 200,
+            seed: 9,
+            threads: 2,
+            priors: None,
+            ring: false,
+            solver_labels: Some(SolverLabels { max_empty: 20, time: Duration::from_secs(5) }),
+            learn: LearnConfig { rounds: 10, min_count: 1 },
+            out: dir.join("patterns.txt"),
+        };
+        let report = run(&options).unwrap();
+        assert!(report.train_samples > 20, "{report:?}");
+        let text = std::fs::read_to_string(&options.out).unwrap();
+        assert!(text.lines().nth(1).unwrap().ends_with("--solver-labels 20 --solve-time 5"), "{text}");
+        assert_eq!(PatternWeights::parse(&text).unwrap().len(), report.patterns);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -410,6 +410,15 @@ enum Task {
         /// patterns, written by default to the playout weights file the hex crate ships).
         #[arg(long, default_value_t = 12, value_parser = parse_pattern_cells)]
         cells: u8,
+        /// Let the exact solver teach instead of the search: every position with at most this
+        /// many empty cells (boards up to 11x11) gives its winning moves, each against every
+        /// losing move.
+        #[arg(long, value_name = "EMPTY")]
+        solver_labels: Option<u32>,
+        /// With --solver-labels: the solver's seconds for one position (positions it does not
+        /// finish are skipped).
+        #[arg(long, default_value_t = 1.0, value_parser = parse_timeout)]
+        solve_time: f64,
         /// Minorization-maximization rounds.
         #[arg(long, default_value_t = 30)]
         rounds: usize,
@@ -721,11 +730,22 @@ fn main() -> ExitCode {
             threads,
             priors,
             cells,
+            solver_labels,
+            solve_time,
             rounds,
             min_count,
             out,
         } => {
             let ring = cells == 6;
+            if let Some(&bad) =
+                sizes.iter().find(|&&s| solver_labels.is_some() && s > hex::solver::MAX_SOLVER_SIZE)
+            {
+                eprintln!(
+                    "hex-patterns: --solver-labels needs boards the solver takes (up to {}), not {bad}",
+                    hex::solver::MAX_SOLVER_SIZE
+                );
+                return ExitCode::from(2);
+            }
             let default_out = if ring { hex_patterns::DEFAULT_RING_OUT } else { hex_patterns::DEFAULT_OUT };
             let options = hex_patterns::PatternOptions {
                 sizes,
@@ -735,6 +755,10 @@ fn main() -> ExitCode {
                 threads,
                 priors,
                 ring,
+                solver_labels: solver_labels.map(|max_empty| hex_patterns::SolverLabels {
+                    max_empty,
+                    time: std::time::Duration::from_secs_f64(solve_time),
+                }),
                 learn: hex::patterns::LearnConfig { rounds, min_count },
                 out: out.unwrap_or_else(|| workspace_root().join(default_out)),
             };
