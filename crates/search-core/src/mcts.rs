@@ -744,7 +744,6 @@ const TABLED_VISITS: usize = 1024;
 /// factor `prior_weight / sqrt(n + 1)`. Selection scans every child of every node on the
 /// path, and these square roots were most of its time.
 struct VisitTerms {
-    rave: Option<f64>,
     prior_weight: f64,
     beta: Vec<f64>,
     bias: Vec<f64>,
@@ -754,7 +753,6 @@ impl VisitTerms {
     fn new(config: &Config) -> Self {
         let visits = (0..TABLED_VISITS).map(|n| n as f64);
         VisitTerms {
-            rave: config.rave,
             prior_weight: config.prior_weight,
             beta: config.rave.map_or_else(Vec::new, |k| visits.clone().map(|n| rave_beta(k, n)).collect()),
             bias: if config.prior_weight > 0.0 {
@@ -880,7 +878,7 @@ impl<G: Game> Search<'_, G> {
                 None => false,
             };
             let n = f64::from(child.visits);
-            let value = match self.terms.rave {
+            let value = match self.config.rave {
                 Some(k) if child.amaf_visits > 0 => {
                     let beta = self.terms.beta(k, child.visits);
                     (1.0 - beta) * child.mean() + beta * child.amaf_mean()
@@ -894,7 +892,7 @@ impl<G: Game> Search<'_, G> {
             if self.config.exploration != 0.0 {
                 score += self.config.exploration * (log_n / n.max(1.0)).sqrt();
             }
-            if self.terms.prior_weight > 0.0 {
+            if self.config.prior_weight > 0.0 {
                 score += f64::from(child.prior) * self.terms.bias(child.visits);
             }
             if lost {
