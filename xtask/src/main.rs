@@ -5,7 +5,8 @@
 //! - `cargo xtask report DIR...`: rebuilds the summary and plots from the JSON lines of one or
 //!   more output folders (for example the shards of one run, made on several machines).
 //! - `cargo xtask hex-match "cmd A" "cmd B"`: a referee that plays two GTP Hex engines against
-//!   each other (see [`hex_match`]).
+//!   each other (see [`hex_match`]); `cargo xtask hex-match-report FILE...` adds up the games
+//!   of several of its `--out` files (see [`hex_match_report`]).
 //! - `cargo xtask hex-openings --sizes 6,7`: solves every Hex opening of each size with the
 //!   exact solver, checks the maps against the published ones and reports the time, writing
 //!   `openings-<n>x<n>.json` and `summary.md` (see [`hex_openings`]).
@@ -25,6 +26,7 @@
 mod bench_2048;
 mod hex_decided;
 mod hex_match;
+mod hex_match_report;
 mod hex_openings;
 mod hex_patterns;
 mod hex_probe;
@@ -190,6 +192,19 @@ enum Task {
         expected: Option<PathBuf>,
         /// The output folder (default: target/eval/hex-openings- and the UTC time).
         #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+    /// Add up the games of several `hex-match --out` files of the same two engines: each
+    /// file's and all files' wins of engine A with the 95% Wilson interval, wins as Black, each
+    /// engine's mean time over its first five answers of each game, and how the games ended,
+    /// as a Markdown table. Exits with 2 on a file that cannot be read or holds no games.
+    #[command(name = "hex-match-report")]
+    HexMatchReport {
+        /// The games: JSON lines files written by `hex-match --out`.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Also write the table to this file.
+        #[arg(long)]
         out: Option<PathBuf>,
     },
     /// Where the games of a `hex-match --out` file were decided: for each game the exact
@@ -799,6 +814,24 @@ fn main() -> ExitCode {
                 }),
             };
             return ExitCode::from(hex_openings::main(&config));
+        }
+        Task::HexMatchReport { files, out } => {
+            let read: Result<Vec<_>, _> = files.iter().map(|f| hex_match_report::read(f)).collect();
+            let text = match read {
+                Ok(files) => hex_match_report::report(&files),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            print!("{text}");
+            if let Some(out) = out
+                && let Err(e) = std::fs::write(&out, &text)
+            {
+                eprintln!("error: {}: {e}", out.display());
+                return ExitCode::from(2);
+            }
+            return ExitCode::SUCCESS;
         }
         Task::HexDecided { games, size, time_limit, table_bits, out } => {
             let config = hex_decided::DecidedConfig {
