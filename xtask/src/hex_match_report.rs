@@ -133,7 +133,7 @@ mod tests {
     use hex::Color;
 
     fn game(number: u64, winner: EngineId, end: GameEnd, seconds: [f64; 2]) -> GameResult {
-        let black = if number % 2 == 0 { EngineId::A } else { EngineId::B };
+        let black = if number.is_multiple_of(2) { EngineId::A } else { EngineId::B };
         GameResult {
             game: number,
             black,
