@@ -834,6 +834,18 @@ mod tests {
         let ci = read_positions(&data.join("solve-positions-ci.txt")).unwrap();
         assert!((3..=4).contains(&ci.len()));
         assert!(ci.iter().all(|p| p.size <= 6));
+        // The 8x8 map: 32 openings, none the rotation of another, so with their rotations
+        // they are the 64 cells of the board.
+        let map = read_positions(&data.join("solve-positions-8x8-map.txt")).unwrap();
+        assert_eq!(map.len(), 32);
+        let mut cells = HashSet::new();
+        for p in &map {
+            assert_eq!((p.size, p.moves.len()), (8, 1), "{}", p.name);
+            let cell = hex::parse_cell(&p.moves[0], 8).unwrap();
+            cells.insert((cell.row, cell.col));
+            cells.insert((7 - cell.row, 7 - cell.col));
+        }
+        assert_eq!(cells.len(), 64);
     }
 
     #[test]
