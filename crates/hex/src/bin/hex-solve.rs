@@ -217,6 +217,7 @@ fn solve_position(size: u32, moves: &str, config: SolverConfig) -> ExitCode {
     println!("nodes: {} ({} table hits)", solution.stats.nodes, solution.stats.table_hits);
     let stats = &solution.stats;
     println!("connection builds: {} ({} from a saved build)", stats.builds, stats.incremental_builds);
+    println!("decompositions: {}", stats.decompositions);
     let wall = solution.stats.time.as_secs_f64();
     match process_cpu_seconds() {
         Some(cpu) => println!("time: {cpu:.3} s CPU (process, user+sys), {wall:.3} s wall (solver)"),

@@ -517,6 +517,55 @@ impl HSearch {
         (0..usize::from(self.sc_len[1])).map(|i| (usize::from(self.sc_key[SC_CAP + i]), self.sc[SC_CAP + i]))
     }
 
+    /// A *decomposition* of the last build's side (stones `own`, `empty` cells): the carrier
+    /// of a VC between two of its groups (or a group and an edge) that lies in a part of the
+    /// board the two close off, as the smallest such carrier. The position is then worth
+    /// exactly what it is worth with the carrier filled with the side's stones, whoever moves.
+    ///
+    /// "Closed off" means that the cells reachable from the carrier through empty cells and
+    /// the side's other stones, without crossing the two groups, touch none of the side's
+    /// edges but those the two groups are (Benzene's combinatorial decomposition, here with a
+    /// flood instead of its miai patterns). Why it holds: the side answers every intrusion
+    /// into the carrier inside it and keeps the two groups joined. Any chain of the side that
+    /// the filled position would have, in and out of that closed part, goes in and out
+    /// through the two groups (the opponent's stones and edges do not carry it), so the
+    /// joined groups stand in for each piece of it, and the side connects exactly when it
+    /// would with the carrier filled. The opponent's stones added later only shrink the
+    /// closed part, so a decomposition holds in every position below, as long as its carrier
+    /// stays empty.
+    pub(crate) fn decomposition(&self, geo: &Geometry, color: Color, own: u128, empty: u128) -> Option<u128> {
+        let groups = self.n - empty.count_ones() as usize;
+        if groups < 3 {
+            return None;
+        }
+        let mut stones_of = [0u128; MAX_NODES];
+        for b in bits(own) {
+            stones_of[usize::from(self.node_of[b])] |= 1 << b;
+        }
+        let rows = geo.edges_of(color);
+        let mut best: Option<u128> = None;
+        for a in 0..groups {
+            for b in (a + 1).max(2)..groups {
+                let pair = self.index(a, b);
+                let carriers = &self.vc[pair * VC_CAP..pair * VC_CAP + usize::from(self.vc_len[pair])];
+                if carriers.iter().all(|&c| c == 0 || best.is_some_and(|k| c.count_ones() >= k.count_ones()))
+                {
+                    continue;
+                }
+                let passable = (empty | own) & !stones_of[a] & !stones_of[b];
+                // The side's edges other than the pair's own: a chain could come in from them.
+                let free = (0..2).filter(|&e| e != a).fold(0, |acc, e| acc | rows[e]);
+                let closed = passable & !geo.flood(free & passable, passable);
+                for &c in carriers {
+                    if c != 0 && c & !closed == 0 && best.is_none_or(|k| c.count_ones() < k.count_ones()) {
+                        best = Some(c);
+                    }
+                }
+            }
+        }
+        best
+    }
+
     /// The VC carriers found between the node of `cell` (an empty cell or a stone) and the
     /// side's edge `edge` (0 first, 1 second).
     #[cfg(test)]
@@ -804,6 +853,44 @@ mod tests {
             depth: 0,
         };
         matches!(plain.search(&keys.state(geo, stones, to_move)), Outcome::Loss { .. })
+    }
+
+    /// A decomposition's carrier filled with the side's stones leaves the winner unchanged,
+    /// whoever moves: random positions of 4x4 to 6x6 with at most eight empty cells, checked by
+    /// plain negamax on both.
+    #[test]
+    fn decompositions_keep_the_winner() {
+        use super::super::brute::{RandomStones, wins_defending};
+        let mut random = RandomStones::new(4747);
+        let mut h = HSearch::new();
+        let mut found = [0usize; 2];
+        for n in 4..=6u8 {
+            let geo = Geometry::new(n);
+            for _ in 0..3000 {
+                let stones = random.position(&geo);
+                let empty = geo.cells & !stones[0] & !stones[1];
+                if empty.count_ones() > 8 {
+                    continue;
+                }
+                for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
+                    if geo.connects(color, stones[i]) || geo.connects(color.opponent(), stones[1 - i]) {
+                        continue;
+                    }
+                    h.build_all(&geo, color, stones[i], empty);
+                    let Some(carrier) = h.decomposition(&geo, color, stones[i], empty) else { continue };
+                    assert_eq!(carrier & !empty, 0);
+                    found[usize::from(carrier.count_ones() > 2)] += 1;
+                    for opp_to_move in [false, true] {
+                        assert_eq!(
+                            wins_defending(&geo, color, stones[i], empty, opp_to_move),
+                            wins_defending(&geo, color, stones[i] | carrier, empty & !carrier, opp_to_move),
+                            "{n}x{n} {stones:?} {color:?} carrier {carrier:#x} opponent to move {opp_to_move}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(found[0] > 50 && found[1] > 20, "decompositions found (2 cells, more): {found:?}");
     }
 
     #[test]

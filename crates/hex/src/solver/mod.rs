@@ -38,6 +38,11 @@
 //!   through their groups) are filled with stones, which never changes the
 //!   winner but removes moves and lets positions transpose; a result proved after the fill-in
 //!   keeps the filled cells in its proof set;
+//! - **decompositions** (Benzene's combinatorial decompositions, found here by a flood): when
+//!   two of the opponent's groups (or a group and its edge) have a virtual connection whose
+//!   carrier lies in a part of the board the two close off from the opponent's other edges,
+//!   the position is worth the same with the carrier filled with the opponent's stones; the
+//!   mover's moves are then those of the filled position, its connections built again;
 //! - **vulnerable cells** left out of the moves: a cell that the opponent's reply on a
 //!   neighbour would kill is never the only winning move (unless every move wins);
 //! - **dominated cells** left out of the moves: when the mover's stone on `y` makes `x` dead
@@ -61,11 +66,12 @@
 //! Several threads usually shorten a solve's wall time, but not by a fixed amount: parallel
 //! runs vary from one run to the next, so time them over a few runs.
 //!
-//! Side by side with Benzene's DFPN, one thread each, the solver is faster on 7x7 and on the
-//! empty 8x8 board and some 8x8 openings, and slower on others. What Benzene has and this
+//! Side by side with Benzene's DFPN, one thread each, the solver is faster on 7x7, on the
+//! empty 8x8 board and on most 8x8 openings (25 of the 28 of its map both solved in one
+//! run), and slower on a few. What Benzene has and this
 //! solver lacks: pattern-based inferior cells (reversible moves, dominated cells found by
-//! patterns, many more captured patterns), decompositions, and its connection patterns away
-//! from the edges.
+//! patterns, many more captured patterns), decompositions of the mover's own connections, and
+//! its connection patterns away from the edges.
 //!
 //! Measured solve times beside Benzene's, and what each ingredient above bought, with the
 //! commands that reproduce them: `docs/measurements.md` in the repository.
@@ -233,6 +239,10 @@ pub struct SolverStats {
     pub builds: u64,
     /// Of those, the builds that started from a saved build of an ancestor's position.
     pub incremental_builds: u64,
+    /// Decompositions found: carriers of the opponent's connections, in a part of the board
+    /// two of its groups close off, filled with its stones (Benzene's combinatorial
+    /// decompositions).
+    pub decompositions: u64,
     /// Wall-clock time.
     pub time: Duration,
 }
@@ -244,6 +254,7 @@ impl std::ops::AddAssign for SolverStats {
         self.table_hits += rhs.table_hits;
         self.builds += rhs.builds;
         self.incremental_builds += rhs.incremental_builds;
+        self.decompositions += rhs.decompositions;
         self.time += rhs.time;
     }
 }

@@ -538,6 +538,9 @@ impl Search<'_> {
             if let EdgeLink::Virtual(carrier) = link {
                 return Quick::Solved(Value::loss(carrier));
             }
+            if let Some(carrier) = h.decomposition(geo, opp, other, empty) {
+                return self.decomposed(me, [own, other], empty, carrier, mover_build);
+            }
             for (_, carrier) in h.edge_semis() {
                 must &= carrier;
                 proof |= carrier;
@@ -594,6 +597,56 @@ impl Search<'_> {
         must = kept;
         proof |= reasons;
         Quick::Open { must, proof }
+    }
+
+    /// [`Search::quick`] of the position with `carrier`, a decomposition of the opponent's
+    /// ([`HSearch::decomposition`]), filled with the opponent's stones and filled in again:
+    /// it is worth the same, and its connections, built again, often leave the mover fewer
+    /// moves (on 1,998 decompositions of one 9x9 search, 85 nodes solved at once instead of
+    /// 29, and of the others 1,406 left fewer moves and 12 more: a median of 2 against 5).
+    /// The children are still built from the position as it was: building them from the
+    /// filled one (and keeping the carrier in the table for that) took more nodes on the
+    /// test positions.
+    /// A loss needs the carrier and the cells the fill-in took in its proof (the opponent's
+    /// win holds because they are empty); a win only the cells the fill-in gave the mover.
+    fn decomposed(
+        &mut self,
+        me: Color,
+        sides: [u128; 2],
+        before: u128,
+        carrier: u128,
+        mover_build: bool,
+    ) -> Quick {
+        let geo = self.geo;
+        let m = usize::from(me.index());
+        let [own, other] = sides;
+        let mut stones = [0; 2];
+        stones[m] = own;
+        stones[1 - m] = other | carrier;
+        let filled = geo.fill_in(stones);
+        let taken = carrier | (filled[0] | filled[1]) & !(stones[0] | stones[1]);
+        let mine = filled[m] & !own;
+        self.stats.decompositions += 1;
+        let (own, other) = (filled[m], filled[1 - m]);
+        let empty = geo.cells & !own & !other;
+        // The fill-in may have completed a connection (a move alone never does).
+        if geo.connects(me.opponent(), other) {
+            return Quick::Solved(Value::loss(taken));
+        }
+        if geo.connects(me, own) {
+            // Won whatever the mover plays: any empty cell of the position as it was.
+            return Quick::Solved(Value::win(mine, lowest(before)));
+        }
+        let wins = geo.winning_cells(me, own, empty);
+        if wins != 0 {
+            let best = lowest(wins);
+            return Quick::Solved(Value::win(mine | 1 << best, best));
+        }
+        match self.quick(me, own, other, empty, mover_build) {
+            Quick::Solved(v) if v.phi == 0 => Quick::Solved(Value { proof: v.proof | mine, ..v }),
+            Quick::Solved(v) => Quick::Solved(Value { proof: v.proof | taken, ..v }),
+            Quick::Open { must, proof } => Quick::Open { must, proof: proof | taken },
+        }
     }
 
     /// Keeps `value` (with `must` for an open node) in the table and returns it.
