@@ -67,7 +67,7 @@
 //! runs vary from one run to the next, so time them over a few runs.
 //!
 //! Side by side with Benzene's DFPN, one thread each, the solver is faster on 7x7, on the
-//! empty 8x8 board and on most 8x8 openings (25 of the 28 of its map both solved in one
+//! empty 8x8 board and on most 8x8 openings (27 of the 30 of its map both solved in one
 //! run), and slower on a few. What Benzene has and this
 //! solver lacks: pattern-based inferior cells (reversible moves, dominated cells found by
 //! patterns, many more captured patterns), decompositions of the mover's own connections, and
