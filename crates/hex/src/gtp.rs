@@ -91,12 +91,13 @@
 //! a setting changes: a session that sends the same commands gets the same answers.
 //!
 //! `param_solver` with no arguments lists the settings of `solve-state` and `find-winning` as
-//! `[string] time 10`, `[string] table_bits 18` and `[string] threads 1` lines ([`SOLVER_CONFIG`]: ten seconds a
+//! `[string] time 10`, `[string] table_bits 18`, `[string] threads 1` and `[bool] captured_regions 0` lines ([`SOLVER_CONFIG`]: ten seconds a
 //! command, a table of 2^18 entries of 80 bytes). `param_solver time SECONDS` sets the time
 //! limit of each solver command (`0`, `inf` or `none`: no limit; listed as `inf`), and
 //! `param_solver table_bits B` the table's size, 2^B entries for B from 1 to
 //! [`MAX_SOLVER_TABLE_BITS`], and `param_solver threads T` the threads of `solve-state` (one
-//! shared table; 1 by default, up to [`MAX_SOLVER_THREADS`]). Each command starts a fresh solver with an empty table, so an
+//! shared table; 1 by default, up to [`MAX_SOLVER_THREADS`]), and `param_solver captured_regions 1`
+//! turns on [`SolverConfig::captured_regions`](crate::solver::SolverConfig::captured_regions). Each command starts a fresh solver with an empty table, so an
 //! answer does not depend on the commands before it.
 //!
 //! `param_game allow_swap 1` turns the swap rule on (`0`, the default, off). A change applies to
@@ -956,8 +957,10 @@ impl Engine {
                     None => "inf".to_string(),
                 };
                 Ok(format!(
-                    "[string] time {time}\n[string] table_bits {}\n[string] threads {}",
-                    self.solver.table_bits, self.solver.threads
+                    "[string] time {time}\n[string] table_bits {}\n[string] threads {}\n[bool] captured_regions {}",
+                    self.solver.table_bits,
+                    self.solver.threads,
+                    u8::from(self.solver.captured_regions)
                 ))
             }
             ["time", value] => {
@@ -978,8 +981,18 @@ impl Engine {
                 self.solver.threads = parse_number("threads", value, 1..=MAX_SOLVER_THREADS)?;
                 Ok(String::new())
             }
-            [name, _] if !["time", "table_bits", "threads"].contains(&name) => {
-                Err(format!("unknown parameter: {name} (parameters: time, table_bits, threads)"))
+            ["captured_regions", value] => {
+                self.solver.captured_regions = match value {
+                    "1" | "true" => true,
+                    "0" | "false" => false,
+                    _ => return Err(format!("captured_regions must be 0 or 1, not {value}")),
+                };
+                Ok(String::new())
+            }
+            [name, _] if !["time", "table_bits", "threads", "captured_regions"].contains(&name) => {
+                Err(format!(
+                    "unknown parameter: {name} (parameters: time, table_bits, threads, captured_regions)"
+                ))
             }
             _ => Err("expected param_solver [NAME VALUE]".to_string()),
         }
@@ -1143,6 +1156,7 @@ pub const SOLVER_CONFIG: SolverConfig = SolverConfig {
     semi_connections: true,
     h_search: true,
     threads: 1,
+    captured_regions: false,
 };
 
 /// The most threads `param_solver threads` accepts.

@@ -879,11 +879,17 @@ fn solver_commands_answer_unknown_past_their_limit() {
 #[test]
 fn param_solver_lists_and_sets_the_time_limit_and_the_table() {
     let mut e = engine_on(4);
-    assert_eq!(ok(&mut e, "param_solver"), "[string] time 10\n[string] table_bits 18\n[string] threads 1");
+    assert_eq!(
+        ok(&mut e, "param_solver"),
+        "[string] time 10\n[string] table_bits 18\n[string] threads 1\n[bool] captured_regions 0"
+    );
     assert_eq!(*e.solver_config(), hex::gtp::SOLVER_CONFIG);
     ok(&mut e, "param_solver time 2.5");
     ok(&mut e, "param_solver table_bits 12");
-    assert_eq!(ok(&mut e, "param_solver"), "[string] time 2.5\n[string] table_bits 12\n[string] threads 1");
+    assert_eq!(
+        ok(&mut e, "param_solver"),
+        "[string] time 2.5\n[string] table_bits 12\n[string] threads 1\n[bool] captured_regions 0"
+    );
     assert_eq!(e.solver_config().time_limit, Some(std::time::Duration::from_millis(2500)));
     // 0, inf and none all mean no limit, listed as inf.
     for none in ["0", "inf", "INF", "none", "infinity"] {
@@ -891,7 +897,7 @@ fn param_solver_lists_and_sets_the_time_limit_and_the_table() {
         ok(&mut e, &format!("param_solver time {none}"));
         assert_eq!(
             ok(&mut e, "param_solver"),
-            "[string] time inf\n[string] table_bits 12\n[string] threads 1",
+            "[string] time inf\n[string] table_bits 12\n[string] threads 1\n[bool] captured_regions 0",
             "{none}"
         );
         assert_eq!(e.solver_config().time_limit, None);
@@ -900,7 +906,10 @@ fn param_solver_lists_and_sets_the_time_limit_and_the_table() {
     ok(&mut e, "boardsize 4");
     assert_eq!(ok(&mut e, "solve-state"), "black");
     assert_eq!(ok(&mut e, "find-winning"), "d1 c2 b3 a4");
-    assert_eq!(ok(&mut e, "param_solver"), "[string] time inf\n[string] table_bits 12\n[string] threads 1");
+    assert_eq!(
+        ok(&mut e, "param_solver"),
+        "[string] time inf\n[string] table_bits 12\n[string] threads 1\n[bool] captured_regions 0"
+    );
     for bad in ["-1", "soon", "NaN", "1e10"] {
         assert!(
             fails(&mut e, &format!("param_solver time {bad}")).contains("time must be a number"),
@@ -913,23 +922,38 @@ fn param_solver_lists_and_sets_the_time_limit_and_the_table() {
     }
     assert_eq!(
         fails(&mut e, "param_solver depth 2"),
-        "unknown parameter: depth (parameters: time, table_bits, threads)"
+        "unknown parameter: depth (parameters: time, table_bits, threads, captured_regions)"
     );
     for bad in ["0", "65", "two"] {
         let message = fails(&mut e, &format!("param_solver threads {bad}"));
         assert!(message.contains("threads must be a number from 1 to 64"), "{bad}: {message}");
     }
     assert!(fails(&mut e, "param_solver time").contains("param_solver [NAME VALUE]"));
+    assert_eq!(
+        fails(&mut e, "param_solver captured_regions yes"),
+        "captured_regions must be 0 or 1, not yes"
+    );
     // Refused values change nothing.
-    assert_eq!(ok(&mut e, "param_solver"), "[string] time inf\n[string] table_bits 12\n[string] threads 1");
+    assert_eq!(
+        ok(&mut e, "param_solver"),
+        "[string] time inf\n[string] table_bits 12\n[string] threads 1\n[bool] captured_regions 0"
+    );
     assert_eq!(ok(&mut e, "known_command param_solver"), "true");
     assert!(ok(&mut e, "hexgui-analyze_commands").lines().any(|l| l.ends_with("/param_solver")));
     // Two threads on one table give the same answers.
     ok(&mut e, "param_solver threads 2");
     assert_eq!(e.solver_config().threads, 2);
-    assert_eq!(ok(&mut e, "param_solver"), "[string] time inf\n[string] table_bits 12\n[string] threads 2");
+    assert_eq!(
+        ok(&mut e, "param_solver"),
+        "[string] time inf\n[string] table_bits 12\n[string] threads 2\n[bool] captured_regions 0"
+    );
     assert_eq!(ok(&mut e, "solve-state"), "black");
     ok(&mut e, "play b a1");
+    assert_eq!(ok(&mut e, "solve-state"), "white");
+    // Captured regions on: listed, and the same answer.
+    ok(&mut e, "param_solver captured_regions 1");
+    assert!(e.solver_config().captured_regions);
+    assert!(ok(&mut e, "param_solver").ends_with("[bool] captured_regions 1"));
     assert_eq!(ok(&mut e, "solve-state"), "white");
 }
 

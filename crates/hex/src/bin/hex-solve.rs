@@ -3,9 +3,9 @@
 //!
 //! ```text
 //! hex-solve --size N [--check FILE] [--threads T] [--max-nodes N] [--time-limit SECONDS]
-//!           [--table-bits B] [--no-h-search] [--no-semi] [--only CELL[,CELL…]]
+//!           [--table-bits B] [--no-h-search] [--no-semi] [--captured-regions] [--only CELL[,CELL…]]
 //! hex-solve --size N --position "MOVES" [--max-nodes N] [--time-limit SECONDS] [--table-bits B]
-//!           [--no-h-search] [--no-semi]
+//!           [--no-h-search] [--no-semi] [--captured-regions]
 //! ```
 //!
 //! `--position "d4 e5 …"` solves the position after those moves, which alternate from Black
@@ -47,9 +47,9 @@ use hex::solver::{MAX_SOLVER_SIZE, Solver, SolverConfig, Verdict};
 use hex::{Cell, HexMove, MoveListError, Position, move_name, parse_cell, play_moves};
 
 const USAGE: &str = "usage: hex-solve --size N [--check FILE] [--threads T] [--max-nodes N] \
-                     [--time-limit SECONDS] [--table-bits B] [--no-h-search] [--no-semi] [--only CELL[,CELL...]]\n       \
+                     [--time-limit SECONDS] [--table-bits B] [--no-h-search] [--no-semi] [--captured-regions] [--only CELL[,CELL...]]\n       \
                      hex-solve --size N --position \"MOVES\" [--max-nodes N] [--time-limit SECONDS] \
-                     [--table-bits B] [--no-h-search] [--no-semi]";
+                     [--table-bits B] [--no-h-search] [--no-semi] [--captured-regions]";
 
 /// The command line.
 struct Args {
@@ -90,6 +90,7 @@ fn parse_args() -> Result<Args, String> {
                 config.table_bits = bits;
             }
             "--no-semi" => config.semi_connections = false,
+            "--captured-regions" => config.captured_regions = true,
             "--no-h-search" => config.h_search = false,
             "--only" => only = Some(value()?),
             "--position" => position = Some(value()?),
@@ -218,6 +219,7 @@ fn solve_position(size: u32, moves: &str, config: SolverConfig) -> ExitCode {
     let stats = &solution.stats;
     println!("connection builds: {} ({} from a saved build)", stats.builds, stats.incremental_builds);
     println!("decompositions: {}", stats.decompositions);
+    println!("captured regions: {}", stats.regions);
     let wall = solution.stats.time.as_secs_f64();
     match process_cpu_seconds() {
         Some(cpu) => println!("time: {cpu:.3} s CPU (process, user+sys), {wall:.3} s wall (solver)"),

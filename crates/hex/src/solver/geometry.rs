@@ -5,6 +5,7 @@
 use crate::board::{Cell, Color};
 
 mod groups;
+mod regions;
 
 /// The largest board the solver takes: 11 rows of 11 bits fit in a `u128`.
 pub const MAX_SOLVER_SIZE: u8 = 11;
@@ -871,6 +872,49 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Captured regions ([`regions`]) never change the winner, whoever is to move: on random
+    /// 4x4 to 6x6 positions with a third of the cells empty, filled in, the regions found are
+    /// given to their colours and plain negamax compares the two positions (those left with
+    /// at most ten empty cells).
+    #[test]
+    fn captured_regions_keep_the_winner() {
+        let mut seed = 77u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut found = [0usize; 2];
+        for n in 4..=6u8 {
+            let g = Geometry::new(n);
+            for _ in 0..3000 {
+                let mut stones = [0u128; 2];
+                for b in bits(g.cells) {
+                    match next() % 3 {
+                        0 => stones[0] |= 1 << b,
+                        1 => stones[1] |= 1 << b,
+                        _ => {}
+                    }
+                }
+                let before = g.fill_in(stones);
+                if (g.cells & !before[0] & !before[1]).count_ones() > 10 {
+                    continue;
+                }
+                let Some(after) = g.fill_regions(before) else { continue };
+                found[usize::from(n == 6)] += 1;
+                for mover in 0..2 {
+                    assert_eq!(
+                        negamax(&g, before, mover),
+                        negamax(&g, after, mover),
+                        "{n}x{n} {before:?} with regions {after:?} mover {mover}"
+                    );
+                }
+            }
+        }
+        assert!(found[0] + found[1] > 100 && found[1] > 20, "regions found (4x4 and 5x5, 6x6): {found:?}");
     }
 
     /// Fill-in never changes the winner, whoever is to move, on many random small positions

@@ -851,6 +851,7 @@ mod tests {
             aborted: None,
             shared: None,
             depth: 0,
+            regions: false,
         };
         matches!(plain.search(&keys.state(geo, stones, to_move)), Outcome::Loss { .. })
     }

@@ -143,10 +143,18 @@ pub struct SolverConfig {
     /// Threads of [`Solver::solve`], on one shared table (1: no extra threads). The other
     /// calls search on one thread.
     pub threads: usize,
+    /// At each new position, look for captured regions of three to five empty cells (a side
+    /// answers every intrusion inside and keeps everything around them joined; see the
+    /// `regions` module) and analyse the position with them filled. On one 9x9 position
+    /// (`9x9-s385-g12` of the positions file) that took the search from 14,435 nodes to 122;
+    /// on most others it changes few nodes and costs about a tenth more time, so it is off
+    /// by default.
+    pub captured_regions: bool,
 }
 
 impl Default for SolverConfig {
-    /// A table of 2^20 entries, no limits, semi-connections and H-search on, one thread.
+    /// A table of 2^20 entries, no limits, semi-connections and H-search on, captured
+    /// regions off, one thread.
     fn default() -> Self {
         SolverConfig {
             table_bits: 20,
@@ -155,6 +163,7 @@ impl Default for SolverConfig {
             semi_connections: true,
             h_search: true,
             threads: 1,
+            captured_regions: false,
         }
     }
 }
@@ -243,6 +252,9 @@ pub struct SolverStats {
     /// two of its groups close off, filled with its stones (Benzene's combinatorial
     /// decompositions).
     pub decompositions: u64,
+    /// Nodes whose analysis found captured regions (sets of empty cells a side holds by
+    /// answering inside them) and went on with them filled.
+    pub regions: u64,
     /// Wall-clock time.
     pub time: Duration,
 }
@@ -255,6 +267,7 @@ impl std::ops::AddAssign for SolverStats {
         self.builds += rhs.builds;
         self.incremental_builds += rhs.incremental_builds;
         self.decompositions += rhs.decompositions;
+        self.regions += rhs.regions;
         self.time += rhs.time;
     }
 }
@@ -443,7 +456,7 @@ impl Solver {
         let shared = Shared::new(16);
         let geo = self.geometry.as_ref().expect("prepare builds the geometry");
         let (table, keys, semis) = (&self.table, &self.keys, self.config.semi_connections);
-        let h_search = self.config.h_search;
+        let (h_search, regions) = (self.config.h_search, self.config.captured_regions);
         let results: Vec<(Outcome, SolverStats)> = std::thread::scope(|scope| {
             let handles: Vec<_> = self
                 .hsearch
@@ -462,6 +475,7 @@ impl Solver {
                             aborted: None,
                             shared: Some(shared),
                             depth: 0,
+                            regions,
                         };
                         let outcome = search.search(state);
                         shared.stop.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -750,6 +764,7 @@ impl Solver {
             aborted: None,
             shared: None,
             depth: 0,
+            regions: self.config.captured_regions,
         }
     }
 }

@@ -183,6 +183,8 @@ pub(crate) struct Search<'a> {
     /// How many moves below the root the node being searched is (H-search keeps its builds by
     /// depth, to start the next ones from).
     pub(crate) depth: usize,
+    /// [`SolverConfig::captured_regions`](super::SolverConfig::captured_regions).
+    pub(crate) regions: bool,
 }
 
 /// The threads of one parallel search: the table is shared too (see [`Table`]), and each
@@ -330,7 +332,7 @@ impl Search<'_> {
                 }
                 (key.unorient(geo, e.must), proof, e.work)
             }
-            None => match self.quick(me, own, other, empty, false) {
+            None => match self.quick(me, own, other, empty, false, self.regions) {
                 Quick::Solved(v) => return self.store(&key, v, v.proof, start_nodes, 0),
                 Quick::Open { must, proof } => {
                     // Delayed expansion: estimate the numbers as if every child were new,
@@ -489,7 +491,7 @@ impl Search<'_> {
         if wins != 0 {
             return Insight::Win(Some(lowest(wins)));
         }
-        match self.quick(me, own, other, empty, true) {
+        match self.quick(me, own, other, empty, true, self.regions) {
             Quick::Solved(v) if v.phi == 0 => Insight::Win((empty >> v.best & 1 == 1).then_some(v.best)),
             Quick::Solved(v) => Insight::Loss(v.proof),
             Quick::Open { must, .. } => Insight::Open(must),
@@ -506,7 +508,15 @@ impl Search<'_> {
     /// more nodes, and the mover's build, half of a node's cost, found a win in only 2 to 7 %
     /// of the nodes. On seven 7x7 and 8x8 positions the search took 4 % more nodes and 32 %
     /// less time without it.
-    fn quick(&mut self, me: Color, own: u128, other: u128, empty: u128, mover_build: bool) -> Quick {
+    fn quick(
+        &mut self,
+        me: Color,
+        own: u128,
+        other: u128,
+        empty: u128,
+        mover_build: bool,
+        regions: bool,
+    ) -> Quick {
         let geo = self.geo;
         let opp = me.opponent();
         if let Some(carrier) = virtual_win(geo, me, own, empty) {
@@ -524,9 +534,15 @@ impl Search<'_> {
         if threats != 0 {
             return Quick::Open { must: threats, proof: threats };
         }
+        let by_colour = if me == Color::Black { [own, other] } else { [other, own] };
+        // Captured regions (see `SolverConfig::captured_regions`): the position with them
+        // filled is worth the same, and its connections often decide more.
+        if regions && let Some(filled) = geo.fill_regions(by_colour) {
+            self.stats.regions += 1;
+            return self.refilled(me, [own, other], empty, filled, mover_build);
+        }
         // Dead cells are never better than any other move (a stone there changes nothing), so
         // they are left out while anything else remains.
-        let by_colour = if me == Color::Black { [own, other] } else { [other, own] };
         let live = empty & !geo.dead_cells(by_colour, empty);
         let (mut must, mut proof) = (if live != 0 { live } else { empty }, 0);
         if let Some(h) = self.hsearch.as_deref_mut() {
@@ -623,10 +639,28 @@ impl Search<'_> {
         let mut stones = [0; 2];
         stones[m] = own;
         stones[1 - m] = other | carrier;
-        let filled = geo.fill_in(stones);
-        let taken = carrier | (filled[0] | filled[1]) & !(stones[0] | stones[1]);
-        let mine = filled[m] & !own;
         self.stats.decompositions += 1;
+        self.refilled(me, sides, before, geo.fill_in(stones), mover_build)
+    }
+
+    /// [`Search::quick`] of `filled` (Black's stones, then White's), the position `sides`
+    /// (the mover's stones, then the opponent's; `before` its empty cells) with cells given
+    /// to either side that do not change the winner, filled in. A loss needs every cell so
+    /// given in its proof (the opponent's win holds because they are empty); a win only the
+    /// cells given to the mover.
+    fn refilled(
+        &mut self,
+        me: Color,
+        sides: [u128; 2],
+        before: u128,
+        filled: [u128; 2],
+        mover_build: bool,
+    ) -> Quick {
+        let geo = self.geo;
+        let m = usize::from(me.index());
+        let own = sides[0];
+        let taken = before & (filled[0] | filled[1]);
+        let mine = filled[m] & !own;
         let (own, other) = (filled[m], filled[1 - m]);
         let empty = geo.cells & !own & !other;
         // The fill-in may have completed a connection (a move alone never does).
@@ -642,7 +676,7 @@ impl Search<'_> {
             let best = lowest(wins);
             return Quick::Solved(Value::win(mine | 1 << best, best));
         }
-        match self.quick(me, own, other, empty, mover_build) {
+        match self.quick(me, own, other, empty, mover_build, false) {
             Quick::Solved(v) if v.phi == 0 => Quick::Solved(Value { proof: v.proof | mine, ..v }),
             Quick::Solved(v) => Quick::Solved(Value { proof: v.proof | taken, ..v }),
             Quick::Open { must, proof } => Quick::Open { must, proof: proof | taken },
@@ -876,6 +910,7 @@ mod template_search {
             aborted: None,
             shared: None,
             depth: 0,
+            regions: false,
         };
         search.search(&keys.state(geo, stones, Color::White))
     }
