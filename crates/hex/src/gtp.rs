@@ -91,13 +91,13 @@
 //! a setting changes: a session that sends the same commands gets the same answers.
 //!
 //! `param_solver` with no arguments lists the settings of `solve-state` and `find-winning` as
-//! `[string] time 10`, `[string] table_bits 18`, `[string] threads 1` and `[bool] captured_regions 0` lines ([`SOLVER_CONFIG`]: ten seconds a
+//! `[string] time 10`, `[string] table_bits 18`, `[string] threads 1` and `[bool] captured_regions 1` lines ([`SOLVER_CONFIG`]: ten seconds a
 //! command, a table of 2^18 entries of 80 bytes). `param_solver time SECONDS` sets the time
 //! limit of each solver command (`0`, `inf` or `none`: no limit; listed as `inf`), and
 //! `param_solver table_bits B` the table's size, 2^B entries for B from 1 to
 //! [`MAX_SOLVER_TABLE_BITS`], and `param_solver threads T` the threads of `solve-state` (one
-//! shared table; 1 by default, up to [`MAX_SOLVER_THREADS`]), and `param_solver captured_regions 1`
-//! turns on [`SolverConfig::captured_regions`](crate::solver::SolverConfig::captured_regions). Each command starts a fresh solver with an empty table, so an
+//! shared table; 1 by default, up to [`MAX_SOLVER_THREADS`]), and `param_solver captured_regions 0`
+//! turns off [`SolverConfig::captured_regions`](crate::solver::SolverConfig::captured_regions). Each command starts a fresh solver with an empty table, so an
 //! answer does not depend on the commands before it.
 //!
 //! `param_game allow_swap 1` turns the swap rule on (`0`, the default, off). A change applies to
@@ -1156,7 +1156,7 @@ pub const SOLVER_CONFIG: SolverConfig = SolverConfig {
     semi_connections: true,
     h_search: true,
     threads: 1,
-    captured_regions: false,
+    captured_regions: true,
 };
 
 /// The most threads `param_solver threads` accepts.

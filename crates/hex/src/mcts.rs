@@ -676,7 +676,12 @@ impl SolverKnowledge {
     /// Knowledge from a solver with a small table (the analysis does not search).
     pub fn new() -> Self {
         SolverKnowledge {
-            solver: Solver::new(SolverConfig { table_bits: 1, ..SolverConfig::default() }),
+            // Captured regions stay off in play until they are measured against MoHex there.
+            solver: Solver::new(SolverConfig {
+                table_bits: 1,
+                captured_regions: false,
+                ..SolverConfig::default()
+            }),
             calls: 0,
             time: Duration::ZERO,
         }
@@ -1026,7 +1031,12 @@ impl MctsPlayer {
 /// The solver of [`MctsConfig::solver_share`] and [`MctsConfig::solver_beside_empty`]: one
 /// thread, a table of 2^[`SOLVER_TABLE_BITS`] entries kept from move to move.
 fn new_solver() -> Solver {
-    Solver::new(SolverConfig { table_bits: SOLVER_TABLE_BITS, ..SolverConfig::default() })
+    // Captured regions stay off in play until they are measured against MoHex there.
+    Solver::new(SolverConfig {
+        table_bits: SOLVER_TABLE_BITS,
+        captured_regions: false,
+        ..SolverConfig::default()
+    })
 }
 
 /// The search's clock: the wall clock, read as run out once the solver beside the search has

@@ -881,14 +881,14 @@ fn param_solver_lists_and_sets_the_time_limit_and_the_table() {
     let mut e = engine_on(4);
     assert_eq!(
         ok(&mut e, "param_solver"),
-        "[string] time 10\n[string] table_bits 18\n[string] threads 1\n[bool] captured_regions 0"
+        "[string] time 10\n[string] table_bits 18\n[string] threads 1\n[bool] captured_regions 1"
     );
     assert_eq!(*e.solver_config(), hex::gtp::SOLVER_CONFIG);
     ok(&mut e, "param_solver time 2.5");
     ok(&mut e, "param_solver table_bits 12");
     assert_eq!(
         ok(&mut e, "param_solver"),
-        "[string] time 2.5\n[string] table_bits 12\n[string] threads 1\n[bool] captured_regions 0"
+        "[string] time 2.5\n[string] table_bits 12\n[string] threads 1\n[bool] captured_regions 1"
     );
     assert_eq!(e.solver_config().time_limit, Some(std::time::Duration::from_millis(2500)));
     // 0, inf and none all mean no limit, listed as inf.
@@ -897,7 +897,7 @@ fn param_solver_lists_and_sets_the_time_limit_and_the_table() {
         ok(&mut e, &format!("param_solver time {none}"));
         assert_eq!(
             ok(&mut e, "param_solver"),
-            "[string] time inf\n[string] table_bits 12\n[string] threads 1\n[bool] captured_regions 0",
+            "[string] time inf\n[string] table_bits 12\n[string] threads 1\n[bool] captured_regions 1",
             "{none}"
         );
         assert_eq!(e.solver_config().time_limit, None);
@@ -908,7 +908,7 @@ fn param_solver_lists_and_sets_the_time_limit_and_the_table() {
     assert_eq!(ok(&mut e, "find-winning"), "d1 c2 b3 a4");
     assert_eq!(
         ok(&mut e, "param_solver"),
-        "[string] time inf\n[string] table_bits 12\n[string] threads 1\n[bool] captured_regions 0"
+        "[string] time inf\n[string] table_bits 12\n[string] threads 1\n[bool] captured_regions 1"
     );
     for bad in ["-1", "soon", "NaN", "1e10"] {
         assert!(
@@ -936,7 +936,7 @@ fn param_solver_lists_and_sets_the_time_limit_and_the_table() {
     // Refused values change nothing.
     assert_eq!(
         ok(&mut e, "param_solver"),
-        "[string] time inf\n[string] table_bits 12\n[string] threads 1\n[bool] captured_regions 0"
+        "[string] time inf\n[string] table_bits 12\n[string] threads 1\n[bool] captured_regions 1"
     );
     assert_eq!(ok(&mut e, "known_command param_solver"), "true");
     assert!(ok(&mut e, "hexgui-analyze_commands").lines().any(|l| l.ends_with("/param_solver")));
@@ -945,15 +945,15 @@ fn param_solver_lists_and_sets_the_time_limit_and_the_table() {
     assert_eq!(e.solver_config().threads, 2);
     assert_eq!(
         ok(&mut e, "param_solver"),
-        "[string] time inf\n[string] table_bits 12\n[string] threads 2\n[bool] captured_regions 0"
+        "[string] time inf\n[string] table_bits 12\n[string] threads 2\n[bool] captured_regions 1"
     );
     assert_eq!(ok(&mut e, "solve-state"), "black");
     ok(&mut e, "play b a1");
     assert_eq!(ok(&mut e, "solve-state"), "white");
-    // Captured regions on: listed, and the same answer.
-    ok(&mut e, "param_solver captured_regions 1");
-    assert!(e.solver_config().captured_regions);
-    assert!(ok(&mut e, "param_solver").ends_with("[bool] captured_regions 1"));
+    // Captured regions off: listed, and the same answer.
+    ok(&mut e, "param_solver captured_regions 0");
+    assert!(!e.solver_config().captured_regions);
+    assert!(ok(&mut e, "param_solver").ends_with("[bool] captured_regions 0"));
     assert_eq!(ok(&mut e, "solve-state"), "white");
 }
 

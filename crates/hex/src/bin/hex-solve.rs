@@ -3,9 +3,9 @@
 //!
 //! ```text
 //! hex-solve --size N [--check FILE] [--threads T] [--max-nodes N] [--time-limit SECONDS]
-//!           [--table-bits B] [--no-h-search] [--no-semi] [--captured-regions] [--only CELL[,CELL…]]
+//!           [--table-bits B] [--no-h-search] [--no-semi] [--no-captured-regions] [--only CELL[,CELL…]]
 //! hex-solve --size N --position "MOVES" [--max-nodes N] [--time-limit SECONDS] [--table-bits B]
-//!           [--no-h-search] [--no-semi] [--captured-regions]
+//!           [--no-h-search] [--no-semi] [--no-captured-regions]
 //! ```
 //!
 //! `--position "d4 e5 …"` solves the position after those moves, which alternate from Black
@@ -47,9 +47,9 @@ use hex::solver::{MAX_SOLVER_SIZE, Solver, SolverConfig, Verdict};
 use hex::{Cell, HexMove, MoveListError, Position, move_name, parse_cell, play_moves};
 
 const USAGE: &str = "usage: hex-solve --size N [--check FILE] [--threads T] [--max-nodes N] \
-                     [--time-limit SECONDS] [--table-bits B] [--no-h-search] [--no-semi] [--captured-regions] [--only CELL[,CELL...]]\n       \
+                     [--time-limit SECONDS] [--table-bits B] [--no-h-search] [--no-semi] [--no-captured-regions] [--only CELL[,CELL...]]\n       \
                      hex-solve --size N --position \"MOVES\" [--max-nodes N] [--time-limit SECONDS] \
-                     [--table-bits B] [--no-h-search] [--no-semi] [--captured-regions]";
+                     [--table-bits B] [--no-h-search] [--no-semi] [--no-captured-regions]";
 
 /// The command line.
 struct Args {
@@ -90,7 +90,7 @@ fn parse_args() -> Result<Args, String> {
                 config.table_bits = bits;
             }
             "--no-semi" => config.semi_connections = false,
-            "--captured-regions" => config.captured_regions = true,
+            "--no-captured-regions" => config.captured_regions = false,
             "--no-h-search" => config.h_search = false,
             "--only" => only = Some(value()?),
             "--position" => position = Some(value()?),
