@@ -779,13 +779,7 @@ mod tests {
     /// filling of the other empty cells, the winner does not depend on the cell's colour.
     #[test]
     fn dead_cells_are_dead_on_every_filling() {
-        let mut seed = 12345u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(12345);
         for n in 2..=6u8 {
             let g = Geometry::new(n);
             for _ in 0..400 {
@@ -846,16 +840,22 @@ mod tests {
             .fold(0, |acc, b| acc | 1 << b)
     }
 
-    /// Calls `check` on random positions of 2×2 to 5×5 boards with at most 9 empty cells (few
-    /// enough for plain negamax), drawn from `seed`: each cell Black, White or empty with
-    /// probabilities 3/7, 3/7 and 1/7.
-    fn late_positions(mut seed: u64, mut check: impl FnMut(&Geometry, [u128; 2])) {
-        let mut next = move || {
+    /// A xorshift generator of 64-bit numbers from `seed` (not zero): the tests' random
+    /// positions, the same on every run.
+    fn xorshift(mut seed: u64) -> impl FnMut() -> u64 {
+        move || {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed
-        };
+        }
+    }
+
+    /// Calls `check` on random positions of 2×2 to 5×5 boards with at most 9 empty cells (few
+    /// enough for plain negamax), drawn from `seed`: each cell Black, White or empty with
+    /// probabilities 3/7, 3/7 and 1/7.
+    fn late_positions(seed: u64, mut check: impl FnMut(&Geometry, [u128; 2])) {
+        let mut next = xorshift(seed);
         for n in 2..=5u8 {
             let g = Geometry::new(n);
             for _ in 0..2500 {
@@ -880,13 +880,7 @@ mod tests {
     /// at most ten empty cells).
     #[test]
     fn captured_regions_keep_the_winner() {
-        let mut seed = 77u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = xorshift(77);
         let mut found = [0usize; 2];
         for n in 4..=6u8 {
             let g = Geometry::new(n);

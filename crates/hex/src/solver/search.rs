@@ -256,6 +256,31 @@ pub(crate) enum Insight {
     Open(u128),
 }
 
+/// How a position is decided before any analysis ([`settled`]).
+enum Settled {
+    /// The opponent's stones connect its edges.
+    Lost,
+    /// The mover's stones connect its edges.
+    Connected,
+    /// The mover connects by playing this cell (the lowest such).
+    WinAt(usize),
+}
+
+/// Whether the position (the mover `me`'s stones `own`, the opponent's `other`, the cells
+/// `empty`) is decided already: a connection, checked only when cells were `filled` since the
+/// last move (a move alone never completes one: a node with a winning cell is solved before
+/// its children), or a cell where the mover's stone connects.
+fn settled(geo: &Geometry, me: Color, own: u128, other: u128, empty: u128, filled: bool) -> Option<Settled> {
+    if filled && geo.connects(me.opponent(), other) {
+        return Some(Settled::Lost);
+    }
+    if filled && geo.connects(me, own) {
+        return Some(Settled::Connected);
+    }
+    let wins = geo.winning_cells(me, own, empty);
+    (wins != 0).then(|| Settled::WinAt(lowest(wins)))
+}
+
 /// A node before any child is searched: solved already, or the moves worth trying.
 enum Quick {
     Solved(Value),
@@ -305,18 +330,11 @@ impl Search<'_> {
         let empty = geo.cells & !own & !other;
         // The fill-in after the last move may have completed a connection for either side (a
         // move alone never does: a node with a winning cell is solved before its children).
-        if state.filled != 0 {
-            if geo.connects(me.opponent(), other) {
-                return Value::loss(0);
-            }
-            if geo.connects(me, own) {
-                return Value::win(0, lowest(empty | geo.cells));
-            }
-        }
-        let wins = geo.winning_cells(me, own, empty);
-        if wins != 0 {
-            let best = lowest(wins);
-            return Value::win(1 << best, best);
+        match settled(geo, me, own, other, empty, state.filled != 0) {
+            Some(Settled::Lost) => return Value::loss(0),
+            Some(Settled::Connected) => return Value::win(0, lowest(empty | geo.cells)),
+            Some(Settled::WinAt(best)) => return Value::win(1 << best, best),
+            None => {}
         }
         let tag = u16::from(geo.size) * 2 + u16::from(me.index());
         let key = Key::new(geo, state, tag, [own, other]);
@@ -481,15 +499,11 @@ impl Search<'_> {
         let own = stones[usize::from(me.index())];
         let other = stones[usize::from(me.opponent().index())];
         let empty = geo.cells & !own & !other;
-        if geo.connects(me.opponent(), other) {
-            return Insight::Loss(0);
-        }
-        if geo.connects(me, own) {
-            return Insight::Win(None);
-        }
-        let wins = geo.winning_cells(me, own, empty);
-        if wins != 0 {
-            return Insight::Win(Some(lowest(wins)));
+        match settled(geo, me, own, other, empty, true) {
+            Some(Settled::Lost) => return Insight::Loss(0),
+            Some(Settled::Connected) => return Insight::Win(None),
+            Some(Settled::WinAt(best)) => return Insight::Win(Some(best)),
+            None => {}
         }
         match self.quick(me, own, other, empty, true, self.regions) {
             Quick::Solved(v) if v.phi == 0 => Insight::Win((empty >> v.best & 1 == 1).then_some(v.best)),
@@ -663,18 +677,12 @@ impl Search<'_> {
         let mine = filled[m] & !own;
         let (own, other) = (filled[m], filled[1 - m]);
         let empty = geo.cells & !own & !other;
-        // The fill-in may have completed a connection (a move alone never does).
-        if geo.connects(me.opponent(), other) {
-            return Quick::Solved(Value::loss(taken));
-        }
-        if geo.connects(me, own) {
+        match settled(geo, me, own, other, empty, true) {
+            Some(Settled::Lost) => return Quick::Solved(Value::loss(taken)),
             // Won whatever the mover plays: any empty cell of the position as it was.
-            return Quick::Solved(Value::win(mine, lowest(before)));
-        }
-        let wins = geo.winning_cells(me, own, empty);
-        if wins != 0 {
-            let best = lowest(wins);
-            return Quick::Solved(Value::win(mine | 1 << best, best));
+            Some(Settled::Connected) => return Quick::Solved(Value::win(mine, lowest(before))),
+            Some(Settled::WinAt(best)) => return Quick::Solved(Value::win(mine | 1 << best, best)),
+            None => {}
         }
         match self.quick(me, own, other, empty, mover_build, false) {
             Quick::Solved(v) if v.phi == 0 => Quick::Solved(Value { proof: v.proof | mine, ..v }),
