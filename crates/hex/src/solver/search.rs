@@ -568,15 +568,18 @@ impl Search<'_> {
             if let EdgeLink::Virtual(carrier) = link {
                 return Quick::Solved(Value::loss(carrier));
             }
-            if let Some(carrier) = h.decomposition(geo, opp, other, empty) {
-                return self.decomposed(me, [own, other], empty, carrier, mover_build);
-            }
             for (_, carrier) in h.edge_semis() {
                 must &= carrier;
                 proof |= carrier;
             }
+            // A loss the opponent's semi-connections prove already is kept as it is: its proof
+            // (their carriers) is usually smaller than a decomposition's, which carries the
+            // filled cells too, and it costs no second build.
             if must == 0 {
                 return Quick::Solved(Value::loss(proof));
+            }
+            if let Some(carrier) = h.decomposition(geo, opp, other, empty) {
+                return self.decomposed(me, [own, other], empty, carrier, mover_build);
             }
             if mover_build {
                 match h.build(geo, me, own, empty) {
