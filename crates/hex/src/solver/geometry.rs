@@ -783,14 +783,7 @@ mod tests {
         for n in 2..=6u8 {
             let g = Geometry::new(n);
             for _ in 0..400 {
-                let mut stones = [0u128; 2];
-                for b in bits(g.cells) {
-                    match next() % 5 {
-                        0 | 1 => stones[0] |= 1 << b,
-                        2 | 3 => stones[1] |= 1 << b,
-                        _ => {}
-                    }
-                }
+                let stones = random_stones(&g, &mut next, 2, 5);
                 let empty = g.cells & !stones[0] & !stones[1];
                 if empty.count_ones() > 16 {
                     continue;
@@ -851,6 +844,20 @@ mod tests {
         }
     }
 
+    /// A random position on `g`'s board: each cell Black with probability `each / of`, White
+    /// with the same, empty otherwise (one number of `next` a cell).
+    fn random_stones(g: &Geometry, next: &mut impl FnMut() -> u64, each: u64, of: u64) -> [u128; 2] {
+        let mut stones = [0u128; 2];
+        for b in bits(g.cells) {
+            match next() % of {
+                r if r < each => stones[0] |= 1 << b,
+                r if r < 2 * each => stones[1] |= 1 << b,
+                _ => {}
+            }
+        }
+        stones
+    }
+
     /// Calls `check` on random positions of 2×2 to 5×5 boards with at most 9 empty cells (few
     /// enough for plain negamax), drawn from `seed`: each cell Black, White or empty with
     /// probabilities 3/7, 3/7 and 1/7.
@@ -859,14 +866,7 @@ mod tests {
         for n in 2..=5u8 {
             let g = Geometry::new(n);
             for _ in 0..2500 {
-                let mut stones = [0u128; 2];
-                for b in bits(g.cells) {
-                    match next() % 7 {
-                        0..=2 => stones[0] |= 1 << b,
-                        3..=5 => stones[1] |= 1 << b,
-                        _ => {}
-                    }
-                }
+                let stones = random_stones(&g, &mut next, 3, 7);
                 if (g.cells & !stones[0] & !stones[1]).count_ones() <= 9 {
                     check(&g, stones);
                 }
@@ -885,14 +885,7 @@ mod tests {
         for n in 4..=6u8 {
             let g = Geometry::new(n);
             for _ in 0..3000 {
-                let mut stones = [0u128; 2];
-                for b in bits(g.cells) {
-                    match next() % 3 {
-                        0 => stones[0] |= 1 << b,
-                        1 => stones[1] |= 1 << b,
-                        _ => {}
-                    }
-                }
+                let stones = random_stones(&g, &mut next, 1, 3);
                 let before = g.fill_in(stones);
                 if (g.cells & !before[0] & !before[1]).count_ones() > 10 {
                     continue;
