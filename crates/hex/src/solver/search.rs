@@ -553,7 +553,7 @@ impl Search<'_> {
         // filled is worth the same, and its connections often decide more.
         if regions && let Some(filled) = geo.fill_regions(by_colour) {
             self.stats.regions += 1;
-            return self.refilled(me, [own, other], empty, filled, mover_build);
+            return self.refilled(me, own, empty, filled, mover_build);
         }
         // Dead cells are never better than any other move (a stone there changes nothing), so
         // they are left out while anything else remains.
@@ -657,25 +657,23 @@ impl Search<'_> {
         stones[m] = own;
         stones[1 - m] = other | carrier;
         self.stats.decompositions += 1;
-        self.refilled(me, sides, before, geo.fill_in(stones), mover_build)
+        self.refilled(me, own, before, geo.fill_in(stones), mover_build)
     }
 
-    /// [`Search::quick`] of `filled` (Black's stones, then White's), the position `sides`
-    /// (the mover's stones, then the opponent's; `before` its empty cells) with cells given
-    /// to either side that do not change the winner, filled in. A loss needs every cell so
-    /// given in its proof (the opponent's win holds because they are empty); a win only the
-    /// cells given to the mover.
+    /// [`Search::quick`] of `filled` (Black's stones, then White's): the position where the
+    /// mover has the stones `own` and `before` is empty, with cells given to either side that
+    /// do not change the winner, filled in. A loss needs every cell so given in its proof (the
+    /// opponent's win holds because they are empty); a win only the cells given to the mover.
     fn refilled(
         &mut self,
         me: Color,
-        sides: [u128; 2],
+        own: u128,
         before: u128,
         filled: [u128; 2],
         mover_build: bool,
     ) -> Quick {
         let geo = self.geo;
         let m = usize::from(me.index());
-        let own = sides[0];
         let taken = before & (filled[0] | filled[1]);
         let mine = filled[m] & !own;
         let (own, other) = (filled[m], filled[1 - m]);
