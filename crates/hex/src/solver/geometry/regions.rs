@@ -11,8 +11,9 @@
 //! stone of the same colour below them, none of whose pairs is captured on its own.
 //!
 //! **When a filling is as good as `R` filled by `k`.** Filled by `k`, the connected `R`
-//! joins everything of `k`'s that could touch it: `k`'s groups next to `R` (a group touching
-//! an edge counts as that edge) and the empty cells around `R` (the *boundary*), should they
+//! joins everything of `k`'s that could touch it: `k`'s groups next to `R` (its stones joined
+//! through each other, and each of its edges on its own: stricter than joining a group to the
+//! edge it touches, and it keeps the test local) and the empty cells around `R` (the *boundary*), should they
 //! become `k`'s. A filling `F` does as well when `k`'s stones in `F` join all those groups into
 //! one group `K`, and every boundary cell touches `K`. Any chain of `k` through `R` enters and
 //! leaves it from a group or a boundary cell of `k`'s, and `K` joins the two; so `k` connects
@@ -30,7 +31,7 @@
 use super::{Geometry, bits};
 
 /// The largest region tried (a region of five costs at most 5·4·3·2 fillings).
-pub(super) const MAX_REGION: u32 = 5;
+const MAX_REGION: u32 = 5;
 
 /// The most boundary cells touching none of the colour's stones or edges that a region may
 /// have: of the regions found on 7x7 openings with no such limit, none had more than one.
@@ -76,7 +77,7 @@ impl Geometry {
         let mut found = false;
         'again: loop {
             for colour in 0..2 {
-                if let Some(region) = self.captured_region(colour, stones, self.cells) {
+                if let Some(region) = self.captured_region(colour, stones) {
                     stones[colour] |= region;
                     stones = self.fill_in(stones);
                     found = true;
@@ -128,12 +129,12 @@ impl Geometry {
         Some(Groups { empty, untouched: empty & !self.neighbours(own) & !rows, touches })
     }
 
-    /// One region of empty cells with a cell in `near` that colour `colour` (0 Black)
-    /// captures (see the [module docs](self)), or `None`.
-    fn captured_region(&self, colour: usize, stones: [u128; 2], near: u128) -> Option<u128> {
+    /// One region of empty cells that colour `colour` (0 Black) captures (see the
+    /// [module docs](self)), or `None`.
+    fn captured_region(&self, colour: usize, stones: [u128; 2]) -> Option<u128> {
         let groups = self.groups_of(colour, stones)?;
         let mut allowed = groups.empty & !groups.untouched;
-        for s in bits(allowed & near) {
+        for s in bits(allowed) {
             let start = 1u128 << s;
             let ext = self.neighbours(start) & allowed & !start;
             if let Some(r) = self.grow_region(&groups, start, ext, allowed) {
