@@ -569,7 +569,9 @@ impl Solver {
             }
             match search.search(&child) {
                 Outcome::Loss { .. } => winners.push(m),
-                Outcome::Win { proof, .. } => candidates &= proof | child.filled | !empty,
+                Outcome::Win { proof, .. } => {
+                    candidates &= proof | child.filled_for(state.to_move.opponent()) | !empty;
+                }
                 Outcome::Unknown(limit) => return Err(SolveError::Unknown(limit)),
             }
         }

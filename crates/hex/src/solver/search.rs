@@ -12,6 +12,16 @@
 //!
 //! Widening: of the moves in the region, ordered by two-distance, only the first quarter (and
 //! one more) compete for a proof at any time; all of them count towards a disproof.
+//!
+//! Cells that the fill-in (or a decomposition, or a captured region) gave to a side are empty
+//! in the position as it was. A result proved with them filled holds there with the cells given
+//! to the *winner* added to its proof: they are the winner's only by a judgement that needs them
+//! empty. The cells given to the *loser* can stay out: where the loser is given every cell
+//! outside the proof, they are the loser's as they were in the filled position, and the
+//! judgements that gave the winner its cells still hold with more of the loser's stones round
+//! them. (Adding the loser's cells too, as the search did until session 44, is sound but makes
+//! proofs, and so must-play regions, larger: 9x9-s386-g4 took 158,115 nodes with them and
+//! 58,660 without.)
 
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 use std::time::Instant;
@@ -81,8 +91,8 @@ pub(crate) struct State {
     /// for both: the one with the smaller hash).
     pub(crate) rotated_hash: u64,
     /// The cells [`Geometry::fill_in`] filled after the last move (0 at the root). A result
-    /// proved on the filled position holds for the unfilled one only with these cells in its
-    /// proof set: they are empty there, and only the fill-in makes them irrelevant.
+    /// proved on the filled position holds for the unfilled one only with the winner's cells
+    /// among these in its proof set (see [`State::filled_for`]).
     pub(crate) filled: u128,
     /// Whether the fill-in has left nothing to fill here (true after [`State::play`]), so that
     /// the next move's fill-in only has to look near that move.
@@ -90,6 +100,14 @@ pub(crate) struct State {
 }
 
 impl State {
+    /// The cells the fill-in after the last move gave `colour`: a result `colour` won here
+    /// holds in the position before the fill-in with them added to its proof (they are empty
+    /// there, and only the fill-in makes them the winner's); the cells given to the loser need
+    /// not be added (see the module's documentation).
+    pub(crate) fn filled_for(&self, colour: Color) -> u128 {
+        self.filled & self.stones[usize::from(colour.index())]
+    }
+
     /// The position after the side to move plays on bit `m`, with dead and captured cells
     /// filled in.
     pub(crate) fn play(&self, m: usize, keys: &Keys, geo: &Geometry) -> State {
@@ -379,11 +397,12 @@ impl Search<'_> {
             // the opponent wins the node.
             for c in &children {
                 if c.value.phi == 0 {
-                    must &= c.value.proof | c.state.filled;
-                    proof |= c.value.proof | c.state.filled;
+                    let won = c.value.proof | c.state.filled_for(me.opponent());
+                    must &= won;
+                    proof |= won;
                 } else if c.value.delta == 0 {
-                    let proof =
-                        self.shrink(c.value.proof | c.state.filled | 1 << c.m, me.opponent(), state.stones);
+                    let won = c.value.proof | c.state.filled_for(me) | 1 << c.m;
+                    let proof = self.shrink(won, me.opponent(), state.stones);
                     let v = Value::win(proof, c.m);
                     return self.store(&key, v, 0, start_nodes, prior_work);
                 }
@@ -640,8 +659,8 @@ impl Search<'_> {
     /// The children are still built from the position as it was: building them from the
     /// filled one (and keeping the carrier in the table for that) took more nodes on the
     /// test positions.
-    /// A loss needs the carrier and the cells the fill-in took in its proof (the opponent's
-    /// win holds because they are empty); a win only the cells the fill-in gave the mover.
+    /// A loss needs the carrier and the cells the fill-in gave the opponent in its proof; a
+    /// win the cells the fill-in gave the mover.
     fn decomposed(
         &mut self,
         me: Color,
@@ -662,8 +681,9 @@ impl Search<'_> {
 
     /// [`Search::quick`] of `filled` (Black's stones, then White's): the position where the
     /// mover has the stones `own` and `before` is empty, with cells given to either side that
-    /// do not change the winner, filled in. A loss needs every cell so given in its proof (the
-    /// opponent's win holds because they are empty); a win only the cells given to the mover.
+    /// do not change the winner, filled in. A result needs the cells given to its winner in its
+    /// proof (they are the winner's because they were empty), not those given to the loser
+    /// (see the module's documentation).
     fn refilled(
         &mut self,
         me: Color,
@@ -674,12 +694,12 @@ impl Search<'_> {
     ) -> Quick {
         let geo = self.geo;
         let m = usize::from(me.index());
-        let taken = before & (filled[0] | filled[1]);
+        let theirs = before & filled[1 - m];
         let mine = filled[m] & !own;
         let (own, other) = (filled[m], filled[1 - m]);
         let empty = geo.cells & !own & !other;
         match settled(geo, me, own, other, empty, true) {
-            Some(Settled::Lost) => return Quick::Solved(Value::loss(taken)),
+            Some(Settled::Lost) => return Quick::Solved(Value::loss(theirs)),
             // Won whatever the mover plays: any empty cell of the position as it was.
             Some(Settled::Connected) => return Quick::Solved(Value::win(mine, lowest(before))),
             Some(Settled::WinAt(best)) => return Quick::Solved(Value::win(mine | 1 << best, best)),
@@ -687,8 +707,8 @@ impl Search<'_> {
         }
         match self.quick(me, own, other, empty, mover_build, false) {
             Quick::Solved(v) if v.phi == 0 => Quick::Solved(Value { proof: v.proof | mine, ..v }),
-            Quick::Solved(v) => Quick::Solved(Value { proof: v.proof | taken, ..v }),
-            Quick::Open { must, proof } => Quick::Open { must, proof: proof | taken },
+            Quick::Solved(v) => Quick::Solved(Value { proof: v.proof | theirs, ..v }),
+            Quick::Open { must, proof } => Quick::Open { must, proof: proof | theirs },
         }
     }
 
