@@ -852,6 +852,78 @@ mod tests {
     /// the anchor no reach. The solver proves it on a geometry that has only the ziggurats,
     /// so no template proves itself. Each shape is checked once in each lean and with each
     /// of its anchors, as the geometry places it on Black's top edge.
+    /// Every proof set the search returns means what the module says: with every empty cell
+    /// outside it given to the loser, the winner still wins (plain negamax), and a winning move
+    /// wins. Random 4x4 to 6x6 positions with few empty cells, either side to move, captured
+    /// regions on, each from a fresh table. It fails when the cells the fill-in gave the loser
+    /// are kept out of a child's proof in place of the winner's.
+    #[test]
+    fn proof_sets_hold_against_brute_force() {
+        use super::super::brute::{RandomStones, wins_defending};
+        let mut random = RandomStones::new(4444);
+        let keys = Keys::new();
+        let (mut checked, mut smaller) = (0, 0);
+        for n in 4..=6u8 {
+            let geo = Geometry::new(n);
+            for _ in 0..1500 {
+                let stones = random.position(&geo);
+                let empty = geo.cells & !stones[0] & !stones[1];
+                if !(3..=9).contains(&empty.count_ones())
+                    || geo.connects(Color::Black, stones[0])
+                    || geo.connects(Color::White, stones[1])
+                {
+                    continue;
+                }
+                for me in [Color::Black, Color::White] {
+                    let table = Table::new(12);
+                    let mut hsearch = HSearch::new();
+                    let mut search = Search {
+                        geo: &geo,
+                        table: &table,
+                        keys: &keys,
+                        limits: Limits::default(),
+                        semis: true,
+                        hsearch: Some(&mut hsearch),
+                        stats: SolverStats::default(),
+                        aborted: None,
+                        shared: None,
+                        depth: 0,
+                        regions: true,
+                    };
+                    let (winner, proof) = match search.search(&keys.state(&geo, stones, me)) {
+                        Outcome::Win { proof, best } => {
+                            if empty >> best & 1 == 1 {
+                                let own = stones[usize::from(me.index())] | 1 << best;
+                                let free = empty & !(1 << best);
+                                assert!(
+                                    wins_defending(&geo, me, own, free, true),
+                                    "{n}x{n} {stones:?} {me:?} best {best}"
+                                );
+                            }
+                            (me, proof)
+                        }
+                        Outcome::Loss { proof } => (me.opponent(), proof),
+                        Outcome::Unknown(limit) => panic!("no limits were set: {limit:?}"),
+                    };
+                    let (w, l) = (usize::from(winner.index()), usize::from(winner.opponent().index()));
+                    let mut given = stones;
+                    given[l] |= empty & !proof;
+                    let free = empty & proof;
+                    assert!(
+                        wins_defending(&geo, winner, given[w], free, winner != me),
+                        "{n}x{n} {stones:?} {me:?} to move: {winner:?} wins, proof {proof:#x} does not hold"
+                    );
+                    checked += 1;
+                    smaller += usize::from(empty & !proof != 0);
+                }
+            }
+        }
+        assert!(
+            checked > 1000 && smaller * 2 > checked,
+            "proofs checked {checked}, smaller than the empty cells {smaller}"
+        );
+    }
+
     #[test]
     fn edge_templates_hold_and_are_minimal() {
         let full = Geometry::new(10);
