@@ -837,22 +837,10 @@ mod tests {
     /// Whether the side `to_move` loses with these stones (Black's, then White's), by the
     /// solver without H-search: an oracle for connections H-search claims.
     fn loses_without_hsearch(geo: &Geometry, stones: [u128; 2], to_move: Color) -> bool {
-        use super::super::search::{Keys, Limits, Outcome, Search};
+        use super::super::search::{Keys, Outcome, Search};
         let keys = Keys::new();
         let table = super::super::table::Table::new(16);
-        let mut plain = Search {
-            geo,
-            table: &table,
-            keys: &keys,
-            limits: Limits::default(),
-            semis: true,
-            hsearch: None,
-            stats: crate::solver::SolverStats::default(),
-            aborted: None,
-            shared: None,
-            depth: 0,
-            regions: false,
-        };
+        let mut plain = Search::for_test(geo, &table, &keys, None, false);
         matches!(plain.search(&keys.state(geo, stones, to_move)), Outcome::Loss { .. })
     }
 

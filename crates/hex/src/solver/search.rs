@@ -205,6 +205,32 @@ pub(crate) struct Search<'a> {
     pub(crate) regions: bool,
 }
 
+#[cfg(test)]
+impl<'a> Search<'a> {
+    /// A one-thread search without limits, for tests: semi-connections on, H-search when given.
+    pub(crate) fn for_test(
+        geo: &'a Geometry,
+        table: &'a Table,
+        keys: &'a Keys,
+        hsearch: Option<&'a mut HSearch>,
+        regions: bool,
+    ) -> Search<'a> {
+        Search {
+            geo,
+            table,
+            keys,
+            limits: Limits::default(),
+            semis: true,
+            hsearch,
+            stats: SolverStats::default(),
+            aborted: None,
+            shared: None,
+            depth: 0,
+            regions,
+        }
+    }
+}
+
 /// The threads of one parallel search: the table is shared too (see [`Table`]), and each
 /// thread runs the whole DFPN from the root. A thread marks the children it is searching as
 /// busy, and the others, choosing a child, count a busy child's numbers as if they were
@@ -877,19 +903,7 @@ mod tests {
                 for me in [Color::Black, Color::White] {
                     let table = Table::new(12);
                     let mut hsearch = HSearch::new();
-                    let mut search = Search {
-                        geo: &geo,
-                        table: &table,
-                        keys: &keys,
-                        limits: Limits::default(),
-                        semis: true,
-                        hsearch: Some(&mut hsearch),
-                        stats: SolverStats::default(),
-                        aborted: None,
-                        shared: None,
-                        depth: 0,
-                        regions: true,
-                    };
+                    let mut search = Search::for_test(&geo, &table, &keys, Some(&mut hsearch), true);
                     let (winner, proof) = match search.search(&keys.state(&geo, stones, me)) {
                         Outcome::Win { proof, best } => {
                             if empty >> best & 1 == 1 {
@@ -1000,19 +1014,7 @@ mod template_search {
         let keys = Keys::new();
         let table = Table::new(16);
         let mut hsearch = HSearch::new();
-        let mut search = Search {
-            geo,
-            table: &table,
-            keys: &keys,
-            limits: Limits::default(),
-            semis: true,
-            hsearch: Some(&mut hsearch),
-            stats: SolverStats::default(),
-            aborted: None,
-            shared: None,
-            depth: 0,
-            regions: false,
-        };
+        let mut search = Search::for_test(geo, &table, &keys, Some(&mut hsearch), false);
         search.search(&keys.state(geo, stones, Color::White))
     }
 
