@@ -37,7 +37,8 @@
 //!   useless to that colour: its stones around the cell are joined anyway, around the ring or
 //!   through their groups) are filled with stones, which never changes the
 //!   winner but removes moves and lets positions transpose; a result proved after the fill-in
-//!   keeps the filled cells in its proof set;
+//!   keeps the cells filled for its winner in its proof set (those filled for the loser can
+//!   stay out: the loser may have them anyway);
 //! - **decompositions** (Benzene's combinatorial decompositions, found here by a flood): when
 //!   two of the opponent's groups (or a group and its edge) have a virtual connection whose
 //!   carrier lies in a part of the board the two close off from the opponent's other edges,
