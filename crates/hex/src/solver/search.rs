@@ -619,7 +619,9 @@ impl Search<'_> {
             }
             // A loss the opponent's semi-connections prove already is kept as it is: its proof
             // (their carriers) is usually smaller than a decomposition's, which carries the
-            // filled cells too, and it costs no second build.
+            // carrier and the cells filled for the opponent too, and it costs no second build.
+            // (Looking for the decomposition first, with proofs as they are now, took 5 % more
+            // nodes on 22 positions of the file: 8x8 a1 +22 %, b3 +11 %, e2 -8 %.)
             if must == 0 {
                 return Quick::Solved(Value::loss(proof));
             }
