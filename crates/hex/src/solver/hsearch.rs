@@ -37,8 +37,93 @@
 //! standing and applies the rules only from what they changed. That took a third less time on
 //! 7x7 and 8x8 positions (see `docs/benzene.md`).
 
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
+
 use super::geometry::{Geometry, bits};
 use crate::board::Color;
+
+/// A set of cells as a connection's carrier: `u64` on boards of at most 64 cells (8x8 and
+/// smaller), `u128` on larger ones. The builder's inner loops are tests and unions of
+/// carriers, each one instruction on a `u64` and two on a `u128`, and the lists take half
+/// the memory.
+pub(crate) trait Carrier:
+    Copy
+    + Default
+    + Eq
+    + std::fmt::Debug
+    + BitAnd<Output = Self>
+    + BitOr<Output = Self>
+    + Not<Output = Self>
+    + BitAndAssign
+    + BitOrAssign
+    + Send
+    + Sync
+    + 'static
+{
+    /// The empty set.
+    const ZERO: Self;
+    /// The set of every cell.
+    const ALL: Self;
+    /// The cells of `set` below this type's width (the caller knows there are no others).
+    fn narrow(set: u128) -> Self;
+    /// The set as a `u128`.
+    fn wide(self) -> u128;
+    /// The set of one cell.
+    fn bit(cell: usize) -> Self;
+    /// How many cells.
+    fn count_ones(self) -> u32;
+    /// The lowest cell (the width if empty).
+    fn trailing_zeros(self) -> u32;
+    /// The set without its lowest cell.
+    fn without_lowest(self) -> Self;
+}
+
+macro_rules! carrier {
+    ($t:ty) => {
+        impl Carrier for $t {
+            const ZERO: Self = 0;
+            const ALL: Self = <$t>::MAX;
+            #[inline(always)]
+            fn narrow(set: u128) -> Self {
+                set as $t
+            }
+            #[inline(always)]
+            fn wide(self) -> u128 {
+                u128::from(self)
+            }
+            #[inline(always)]
+            fn bit(cell: usize) -> Self {
+                1 << cell
+            }
+            #[inline(always)]
+            fn count_ones(self) -> u32 {
+                <$t>::count_ones(self)
+            }
+            #[inline(always)]
+            fn trailing_zeros(self) -> u32 {
+                <$t>::trailing_zeros(self)
+            }
+            #[inline(always)]
+            fn without_lowest(self) -> Self {
+                self & self.wrapping_sub(1)
+            }
+        }
+    };
+}
+carrier!(u64);
+carrier!(u128);
+
+/// The cells of a carrier, lowest first.
+#[inline]
+fn cells<C: Carrier>(mut set: C) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != C::ZERO).then(|| {
+            let i = set.trailing_zeros() as usize;
+            set = set.without_lowest();
+            i
+        })
+    })
+}
 
 /// Nodes are at most two edges and a hundred cells: a `u128` holds a set of them.
 const MAX_NODES: usize = 128;
@@ -84,7 +169,7 @@ const BASE_PLIES: usize = 4;
 /// start from them instead of from nothing: ends are cells (a group's lowest cell, or
 /// [`EDGE_ENDS`]), so they outlive the build's node numbering.
 #[derive(Debug, Default)]
-struct Saved {
+struct Saved<C> {
     /// The side whose connections these are (`None`: the slot is empty), and the board's
     /// size (a solver's builders serve every size it is given).
     color: Option<Color>,
@@ -92,10 +177,10 @@ struct Saved {
     own: u128,
     other: u128,
     /// The VCs' carriers and ends.
-    vcs: Vec<u128>,
+    vcs: Vec<C>,
     vc_ends: Vec<[u8; 2]>,
     /// The SCs' carriers (with the key), and their ends and key cell.
-    scs: Vec<u128>,
+    scs: Vec<C>,
     sc_ends: Vec<[u8; 3]>,
 }
 
@@ -108,9 +193,8 @@ pub(crate) enum EdgeLink {
     Semis,
 }
 
-/// The connection tables of one build, kept between builds so the memory is reused. The
-/// lists of the pair (a, b), a < b, sit at `a * n + b`: lengths in one array and carriers in
-/// another, so a new build only clears the lengths.
+/// One side's connections, built and kept between builds so the memory is reused: an
+/// [`HSearch`] holds one of these for boards of at most 64 cells and one for larger boards.
 ///
 /// Aligned to 128 bytes (two cache lines, as the CPU fetches them in pairs) because the
 /// threads of a parallel solve keep their builders side by side in one `Vec`: unaligned, the
@@ -119,24 +203,36 @@ pub(crate) enum EdgeLink {
 /// one (the 8x8 empty board took longer on two threads than on one; aligned, 1.9 times less).
 #[repr(align(128))]
 pub(crate) struct HSearch {
+    /// For boards of at most 64 cells.
+    narrow: Builder<u64>,
+    /// For larger boards.
+    wide: Builder<u128>,
+    /// Whether the last build was on a larger board.
+    last_wide: bool,
+    /// Whether the last [`HSearch::build_at`] started from a saved build.
+    pub(crate) last_incremental: bool,
+}
+
+/// The connection tables of one build. The lists of the pair (a, b), a < b, sit at
+/// `a * n + b`: lengths in one array and carriers in another, so a new build only clears the
+/// lengths.
+struct Builder<C: Carrier> {
     /// Nodes in this build.
     n: usize,
     /// The cell of an empty-cell node (0 for edges and groups).
-    cell: [u128; MAX_NODES],
+    cell: [C; MAX_NODES],
     /// The node of each empty cell or own stone (`u8::MAX` otherwise).
     node_of: [u8; 128],
     /// Each node's end code in a [`Saved`] connection.
     rep: [u8; MAX_NODES],
     /// Builds saved by search depth (see [`HSearch::build_at`]).
-    saved: Vec<Saved>,
+    saved: Vec<Saved<C>>,
     /// Per depth, the way of `saved` the next build there replaces.
     next_way: Vec<usize>,
-    /// Whether the last [`HSearch::build_at`] started from a saved build.
-    pub(crate) last_incremental: bool,
     vc_len: Vec<u8>,
-    vc: Vec<u128>,
+    vc: Vec<C>,
     sc_len: Vec<u8>,
-    sc: Vec<u128>,
+    sc: Vec<C>,
     sc_key: Vec<u8>,
     /// For each node, the nodes it has at least one VC with.
     linked: [u128; MAX_NODES],
@@ -144,16 +240,16 @@ pub(crate) struct HSearch {
     /// other connection of the pair useless).
     adjacent: [u128; MAX_NODES],
     /// New VCs whose AND combinations are still to try.
-    queue: Vec<(u8, u8, u128)>,
+    queue: Vec<(u8, u8, C)>,
     /// Scratch for [`HSearch::restore`]: the saved VCs (ends, carrier) and SCs (ends,
     /// carrier, key) that changed, to go through the rules once the rest is in.
-    changed_vcs: Vec<(u8, u8, u128)>,
-    changed_scs: Vec<(u8, u8, u128, u8)>,
+    changed_vcs: Vec<(u8, u8, C)>,
+    changed_scs: Vec<(u8, u8, C, u8)>,
     /// Scratch for the OR rule: the other SCs of the pair, and their suffix intersections.
-    or_others: [u128; SC_CAP],
-    or_suffix: [u128; SC_CAP + 1],
+    or_others: [C; SC_CAP],
+    or_suffix: [C; SC_CAP + 1],
     work: u32,
-    won: Option<u128>,
+    won: Option<C>,
     /// Whether a VC between the edges ends the build (inside the search, where nothing else
     /// is needed then); [`HSearch::build_all`] runs to the end.
     stop_at_win: bool,
@@ -161,67 +257,65 @@ pub(crate) struct HSearch {
 
 impl std::fmt::Debug for HSearch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HSearch").field("nodes", &self.n).finish_non_exhaustive()
+        let nodes = if self.last_wide { self.wide.n } else { self.narrow.n };
+        f.debug_struct("HSearch").field("nodes", &nodes).finish_non_exhaustive()
     }
+}
+
+/// Calls `$body` with `$b` bound to the builder for `$geo`'s board, marking which one built.
+macro_rules! for_board {
+    ($self:ident, $geo:expr, |$b:ident| $body:expr) => {{
+        $self.last_wide = $geo.cells >> 64 != 0;
+        if $self.last_wide {
+            let $b = &mut $self.wide;
+            $body
+        } else {
+            let $b = &mut $self.narrow;
+            $body
+        }
+    }};
+}
+
+/// Calls `$body` with `$b` bound to the builder of the last build.
+macro_rules! last {
+    ($self:ident, |$b:ident| $body:expr) => {{
+        if $self.last_wide {
+            let $b = &$self.wide;
+            $body
+        } else {
+            let $b = &$self.narrow;
+            $body
+        }
+    }};
 }
 
 impl HSearch {
     /// Empty tables.
     pub(crate) fn new() -> HSearch {
-        HSearch {
-            n: 0,
-            cell: [0; MAX_NODES],
-            node_of: [u8::MAX; 128],
-            rep: [0; MAX_NODES],
-            saved: Vec::new(),
-            next_way: Vec::new(),
-            last_incremental: false,
-            vc_len: Vec::new(),
-            vc: Vec::new(),
-            sc_len: Vec::new(),
-            sc: Vec::new(),
-            sc_key: Vec::new(),
-            linked: [0; MAX_NODES],
-            adjacent: [0; MAX_NODES],
-            queue: Vec::new(),
-            changed_vcs: Vec::new(),
-            changed_scs: Vec::new(),
-            or_others: [0; SC_CAP],
-            or_suffix: [0; SC_CAP + 1],
-            work: 0,
-            won: None,
-            stop_at_win: true,
-        }
+        HSearch { narrow: Builder::new(), wide: Builder::new(), last_wide: false, last_incremental: false }
     }
 
     /// Builds `color`'s connections (stones `own`, `empty` cells) and says whether its edges
     /// are virtually connected.
     pub(crate) fn build(&mut self, geo: &Geometry, color: Color, own: u128, empty: u128) -> EdgeLink {
-        self.stop_at_win = true;
-        self.build_from_scratch(geo, color, own, empty)
+        for_board!(self, geo, |b| b.build(geo, color, own, empty))
     }
 
     /// [`HSearch::build`] without stopping at a VC between the edges, so that every pair's
     /// lists are as complete as the rules and bounds make them ([`HSearch::between`]). The
     /// side's stones must not connect its edges already (there are no nodes to list then).
     pub(crate) fn build_all(&mut self, geo: &Geometry, color: Color, own: u128, empty: u128) {
-        self.stop_at_win = false;
-        self.build_from_scratch(geo, color, own, empty);
+        for_board!(self, geo, |b| b.build_all(geo, color, own, empty))
     }
 
     /// The node of a cell (an own stone's group, or an empty cell) after a build.
     pub(crate) fn node(&self, bit: usize) -> usize {
-        usize::from(self.node_of[bit])
+        last!(self, |b| usize::from(b.node_of[bit]))
     }
 
     /// The VC carriers and the SCs (key bit, carrier) between nodes `a` and `b` after a build.
     pub(crate) fn between(&self, a: usize, b: usize) -> (Vec<u128>, Vec<(usize, u128)>) {
-        let pair = self.index(a, b);
-        let full = self.vc[pair * VC_CAP..pair * VC_CAP + usize::from(self.vc_len[pair])].to_vec();
-        let semi = (0..usize::from(self.sc_len[pair]))
-            .map(|i| (usize::from(self.sc_key[pair * SC_CAP + i]), self.sc[pair * SC_CAP + i]))
-            .collect();
-        (full, semi)
+        last!(self, |h| h.between(a, b))
     }
 
     /// Builds `color`'s connections for the search at `depth` (plies below its root), like
@@ -241,6 +335,88 @@ impl HSearch {
         empty: u128,
         depth: usize,
     ) -> EdgeLink {
+        let (link, incremental) = for_board!(self, geo, |b| b.build_at(geo, color, own, empty, depth));
+        self.last_incremental = incremental;
+        link
+    }
+
+    /// The SCs between the edges found by the last build: (key cell, carrier with the key).
+    pub(crate) fn edge_semis(&self) -> Box<dyn Iterator<Item = (usize, u128)> + '_> {
+        last!(self, |b| Box::new(b.edge_semis()))
+    }
+
+    /// A *decomposition* of the last build's side (see [`Builder::decomposition`]).
+    pub(crate) fn decomposition(&self, geo: &Geometry, color: Color, own: u128, empty: u128) -> Option<u128> {
+        last!(self, |b| b.decomposition(geo, color, own, empty))
+    }
+
+    /// The VC carriers found between the node of `cell` (an empty cell or a stone) and the
+    /// side's edge `edge` (0 first, 1 second).
+    #[cfg(test)]
+    fn to_edge(&self, cell: usize, edge: usize) -> Vec<u128> {
+        self.between(self.node(cell), edge).0
+    }
+}
+
+impl<C: Carrier> Builder<C> {
+    /// Empty tables.
+    fn new() -> Builder<C> {
+        Builder {
+            n: 0,
+            cell: [C::ZERO; MAX_NODES],
+            node_of: [u8::MAX; 128],
+            rep: [0; MAX_NODES],
+            saved: Vec::new(),
+            next_way: Vec::new(),
+            vc_len: Vec::new(),
+            vc: Vec::new(),
+            sc_len: Vec::new(),
+            sc: Vec::new(),
+            sc_key: Vec::new(),
+            linked: [0; MAX_NODES],
+            adjacent: [0; MAX_NODES],
+            queue: Vec::new(),
+            changed_vcs: Vec::new(),
+            changed_scs: Vec::new(),
+            or_others: [C::ZERO; SC_CAP],
+            or_suffix: [C::ZERO; SC_CAP + 1],
+            work: 0,
+            won: None,
+            stop_at_win: true,
+        }
+    }
+
+    fn build(&mut self, geo: &Geometry, color: Color, own: u128, empty: u128) -> EdgeLink {
+        self.stop_at_win = true;
+        self.build_from_scratch(geo, color, own, empty)
+    }
+
+    fn build_all(&mut self, geo: &Geometry, color: Color, own: u128, empty: u128) {
+        self.stop_at_win = false;
+        self.build_from_scratch(geo, color, own, empty);
+    }
+
+    fn between(&self, a: usize, b: usize) -> (Vec<u128>, Vec<(usize, u128)>) {
+        let pair = self.index(a, b);
+        let full = self.vc[pair * VC_CAP..pair * VC_CAP + usize::from(self.vc_len[pair])]
+            .iter()
+            .map(|c| c.wide())
+            .collect();
+        let semi = (0..usize::from(self.sc_len[pair]))
+            .map(|i| (usize::from(self.sc_key[pair * SC_CAP + i]), self.sc[pair * SC_CAP + i].wide()))
+            .collect();
+        (full, semi)
+    }
+
+    /// [`HSearch::build_at`], and whether it started from a saved build.
+    fn build_at(
+        &mut self,
+        geo: &Geometry,
+        color: Color,
+        own: u128,
+        empty: u128,
+        depth: usize,
+    ) -> (EdgeLink, bool) {
         self.stop_at_win = true;
         let other = geo.cells & !own & !empty;
         let base = (0..depth.saturating_sub(1))
@@ -253,9 +429,9 @@ impl HSearch {
                     s.color == Some(color) && s.size == geo.size && s.own & !own == 0 && s.other & !other == 0
                 })
             });
-        self.last_incremental = base.is_some();
+        let incremental = base.is_some();
         if !self.setup(geo, color, own, empty) {
-            return EdgeLink::Virtual(0);
+            return (EdgeLink::Virtual(0), incremental);
         }
         if let Some(slot) = base {
             let saved = std::mem::take(&mut self.saved[slot]);
@@ -269,7 +445,7 @@ impl HSearch {
         if self.won.is_none() {
             self.save(depth, geo.size, color, own, other);
         }
-        self.link()
+        (self.link(), incremental)
     }
 
     fn build_from_scratch(&mut self, geo: &Geometry, color: Color, own: u128, empty: u128) -> EdgeLink {
@@ -284,7 +460,7 @@ impl HSearch {
     /// What the last build found between the edges.
     fn link(&self) -> EdgeLink {
         match self.won {
-            Some(carrier) => EdgeLink::Virtual(carrier),
+            Some(carrier) => EdgeLink::Virtual(carrier.wide()),
             None => EdgeLink::Semis,
         }
     }
@@ -299,8 +475,8 @@ impl HSearch {
             return false;
         }
         self.node_of = [u8::MAX; 128];
-        self.cell[0] = 0;
-        self.cell[1] = 0;
+        self.cell[0] = C::ZERO;
+        self.cell[1] = C::ZERO;
         self.rep[0] = EDGE_ENDS[0];
         self.rep[1] = EDGE_ENDS[1];
         for b in bits(first) {
@@ -317,22 +493,22 @@ impl HSearch {
             for b in bits(group) {
                 self.node_of[b] = n as u8;
             }
-            self.cell[n] = 0;
+            self.cell[n] = C::ZERO;
             self.rep[n] = group.trailing_zeros() as u8;
             n += 1;
         }
         for b in bits(empty) {
             self.node_of[b] = n as u8;
-            self.cell[n] = 1 << b;
+            self.cell[n] = C::bit(b);
             self.rep[n] = b as u8;
             n += 1;
         }
         self.n = n;
         if self.vc_len.len() < n * n {
             self.vc_len.resize(n * n, 0);
-            self.vc.resize(n * n * VC_CAP, 0);
+            self.vc.resize(n * n * VC_CAP, C::ZERO);
             self.sc_len.resize(n * n, 0);
-            self.sc.resize(n * n * SC_CAP, 0);
+            self.sc.resize(n * n * SC_CAP, C::ZERO);
             self.sc_key.resize(n * n * SC_CAP, 0);
         }
         self.vc_len[..n * n].fill(0);
@@ -354,14 +530,14 @@ impl HSearch {
             for nb in bits(geo.neighbours(1 << b) & (empty | own)) {
                 let j = usize::from(self.node_of[nb]);
                 if j != i {
-                    self.add_vc(i, j, 0);
+                    self.add_vc(i, j, C::ZERO);
                 }
             }
             if start >> b & 1 == 1 {
-                self.add_vc(i, 0, 0);
+                self.add_vc(i, 0, C::ZERO);
             }
             if end >> b & 1 == 1 {
-                self.add_vc(i, 1, 0);
+                self.add_vc(i, 1, C::ZERO);
             }
         }
         // Own stones in a carrier only help: the template holds while the opponent has none
@@ -375,7 +551,7 @@ impl HSearch {
                     && t.stones & !own == 0
                     && t.carrier & opponent == 0
                 {
-                    self.add_vc(node, edge, t.carrier & empty);
+                    self.add_vc(node, edge, C::narrow(t.carrier & empty));
                 }
             }
         }
@@ -388,11 +564,13 @@ impl HSearch {
     /// nodes (a cell the side now holds is its group's node). What changed (a carrier that
     /// lost cells, an end in a group with a new stone) goes through the AND and OR rules
     /// again; the rest was combined in the saved build already.
-    fn restore(&mut self, saved: &Saved, own: u128, other: u128, empty: u128) {
-        let lost = other & !saved.other;
-        let gained = own & !saved.own;
+    fn restore(&mut self, saved: &Saved<C>, own: u128, other: u128, empty: u128) {
+        let lost = C::narrow(other & !saved.other);
+        let gained_cells = own & !saved.own;
+        let gained = C::narrow(gained_cells);
+        let empty = C::narrow(empty);
         let mut changed = 0u128;
-        for b in bits(gained) {
+        for b in bits(gained_cells) {
             changed |= 1 << self.node_of[b];
         }
         // Each saved end's node in this build (`u8::MAX`: the opponent's stone now), and
@@ -418,10 +596,10 @@ impl HSearch {
         changed_scs.clear();
         for (&carrier, &e) in saved.vcs.iter().zip(&saved.vc_ends) {
             let Some((a, b, moved)) = pair_of(e) else { continue };
-            if carrier & lost != 0 {
+            if carrier & lost != C::ZERO {
                 continue;
             }
-            if moved || carrier & gained != 0 {
+            if moved || carrier & gained != C::ZERO {
                 changed_vcs.push((a as u8, b as u8, carrier));
                 continue;
             }
@@ -431,18 +609,18 @@ impl HSearch {
             self.vc_len[pair] += 1;
             self.linked[a] |= 1 << b;
             self.linked[b] |= 1 << a;
-            if carrier == 0 {
+            if carrier == C::ZERO {
                 self.adjacent[a] |= 1 << b;
                 self.adjacent[b] |= 1 << a;
             }
         }
         for (&carrier, &[ea, eb, key]) in saved.scs.iter().zip(&saved.sc_ends) {
             let Some((a, b, moved)) = pair_of([ea, eb]) else { continue };
-            if carrier & lost != 0 {
+            if carrier & lost != C::ZERO {
                 continue;
             }
             // A key the side now holds is a new stone in the carrier.
-            if moved || carrier & gained != 0 {
+            if moved || carrier & gained != C::ZERO {
                 changed_scs.push((a as u8, b as u8, carrier, key));
                 continue;
             }
@@ -511,10 +689,11 @@ impl HSearch {
         }
     }
 
-    /// The SCs between the edges found by the last build: (key cell, carrier with the key).
-    pub(crate) fn edge_semis(&self) -> impl Iterator<Item = (usize, u128)> + '_ {
+    /// [`HSearch::edge_semis`].
+    fn edge_semis(&self) -> impl Iterator<Item = (usize, u128)> + '_ {
         // The pair (0, 1) is at index 1.
-        (0..usize::from(self.sc_len[1])).map(|i| (usize::from(self.sc_key[SC_CAP + i]), self.sc[SC_CAP + i]))
+        (0..usize::from(self.sc_len[1]))
+            .map(|i| (usize::from(self.sc_key[SC_CAP + i]), self.sc[SC_CAP + i].wide()))
     }
 
     /// A *decomposition* of the last build's side (stones `own`, `empty` cells): the carrier
@@ -533,7 +712,7 @@ impl HSearch {
     /// would with the carrier filled. The opponent's stones added later only shrink the
     /// closed part, so a decomposition holds in every position below, as long as its carrier
     /// stays empty.
-    pub(crate) fn decomposition(&self, geo: &Geometry, color: Color, own: u128, empty: u128) -> Option<u128> {
+    fn decomposition(&self, geo: &Geometry, color: Color, own: u128, empty: u128) -> Option<u128> {
         let groups = self.n - empty.count_ones() as usize;
         if groups < 3 {
             return None;
@@ -548,7 +727,9 @@ impl HSearch {
             for b in (a + 1).max(2)..groups {
                 let pair = self.index(a, b);
                 let carriers = &self.vc[pair * VC_CAP..pair * VC_CAP + usize::from(self.vc_len[pair])];
-                if carriers.iter().all(|&c| c == 0 || best.is_some_and(|k| c.count_ones() >= k.count_ones()))
+                if carriers
+                    .iter()
+                    .all(|&c| c == C::ZERO || best.is_some_and(|k| c.count_ones() >= k.count_ones()))
                 {
                     continue;
                 }
@@ -556,7 +737,7 @@ impl HSearch {
                 // The side's edges other than the pair's own: a chain could come in from them.
                 let free = (0..2).filter(|&e| e != a).fold(0, |acc, e| acc | rows[e]);
                 let closed = passable & !geo.flood(free & passable, passable);
-                for &c in carriers {
+                for c in carriers.iter().map(|c| c.wide()) {
                     if c != 0 && c & !closed == 0 && best.is_none_or(|k| c.count_ones() < k.count_ones()) {
                         best = Some(c);
                     }
@@ -566,13 +747,6 @@ impl HSearch {
         best
     }
 
-    /// The VC carriers found between the node of `cell` (an empty cell or a stone) and the
-    /// side's edge `edge` (0 first, 1 second).
-    #[cfg(test)]
-    fn to_edge(&self, cell: usize, edge: usize) -> Vec<u128> {
-        self.between(self.node(cell), edge).0
-    }
-
     /// The AND rule over every new VC until none is left (or the work bound is reached).
     fn run(&mut self) {
         let mut head = 0;
@@ -580,7 +754,7 @@ impl HSearch {
             let (a, b, c1) = self.queue[head];
             head += 1;
             // The nodes of the carrier's cells: no connection through it can end there.
-            let inside = bits(c1).fold(0u128, |acc, cell| acc | 1 << self.node_of[cell]);
+            let inside = cells(c1).fold(0u128, |acc, cell| acc | 1 << self.node_of[cell]);
             for (x, z) in [(usize::from(a), usize::from(b)), (usize::from(b), usize::from(a))] {
                 // Edges are not midpoints: two nodes joined to the same edge are not joined to
                 // each other in a way that matters for the goal.
@@ -597,10 +771,10 @@ impl HSearch {
                     for k in 0..len {
                         let c2 = self.vc[zy * VC_CAP + k];
                         self.work += 1;
-                        if c1 & c2 != 0 || c2 & x_cell != 0 {
+                        if c1 & c2 != C::ZERO || c2 & x_cell != C::ZERO {
                             continue;
                         }
-                        if key == 0 {
+                        if key == C::ZERO {
                             self.add_vc(x, y, c1 | c2);
                         } else {
                             self.add_sc(x, y, c1 | c2 | key, z);
@@ -623,7 +797,7 @@ impl HSearch {
 
     /// Adds VC(a, b, carrier) unless a kept one's carrier is a subset; drops kept VCs and SCs
     /// whose carriers contain it; queues it for the AND rule.
-    fn add_vc(&mut self, a: usize, b: usize, carrier: u128) {
+    fn add_vc(&mut self, a: usize, b: usize, carrier: C) {
         let pair = self.index(a, b);
         let list = &mut self.vc[pair * VC_CAP..(pair + 1) * VC_CAP];
         let len = usize::from(self.vc_len[pair]);
@@ -633,7 +807,7 @@ impl HSearch {
         let mut kept = 0;
         for i in 0..len {
             let c = list[i];
-            if carrier & !c != 0 {
+            if carrier & !c != C::ZERO {
                 list[kept] = c;
                 kept += 1;
             }
@@ -656,7 +830,7 @@ impl HSearch {
             let base = pair * SC_CAP;
             let mut kept_sc = 0;
             for i in 0..sc_len {
-                if carrier & !self.sc[base + i] != 0 {
+                if carrier & !self.sc[base + i] != C::ZERO {
                     self.sc[base + kept_sc] = self.sc[base + i];
                     self.sc_key[base + kept_sc] = self.sc_key[base + i];
                     kept_sc += 1;
@@ -666,7 +840,7 @@ impl HSearch {
         }
         self.linked[a] |= 1 << b;
         self.linked[b] |= 1 << a;
-        if carrier == 0 {
+        if carrier == C::ZERO {
             self.adjacent[a] |= 1 << b;
             self.adjacent[b] |= 1 << a;
         }
@@ -678,12 +852,12 @@ impl HSearch {
 
     /// Adds SC(a, b, carrier, key) unless a kept VC or SC has a carrier inside it, then tries
     /// the OR rule with it (`key` is the key's node).
-    fn add_sc(&mut self, a: usize, b: usize, carrier: u128, key: usize) {
+    fn add_sc(&mut self, a: usize, b: usize, carrier: C, key: usize) {
         self.insert_sc(a, b, carrier, self.cell[key].trailing_zeros() as u8);
     }
 
     /// [`HSearch::add_sc`] with the key as a cell.
-    fn insert_sc(&mut self, a: usize, b: usize, carrier: u128, key: u8) {
+    fn insert_sc(&mut self, a: usize, b: usize, carrier: C, key: u8) {
         let pair = self.index(a, b);
         let vcs = &self.vc[pair * VC_CAP..pair * VC_CAP + usize::from(self.vc_len[pair])];
         if covered(vcs, carrier) {
@@ -699,10 +873,10 @@ impl HSearch {
         // Kept SCs whose carriers contain the new one go; most new SCs contain none, and the
         // list is then only read.
         let mut kept = len;
-        if let Some(first) = list[..len].iter().position(|&c| carrier & !c == 0) {
+        if let Some(first) = list[..len].iter().position(|&c| carrier & !c == C::ZERO) {
             kept = first;
             for i in first + 1..len {
-                if carrier & !list[i] != 0 {
+                if carrier & !list[i] != C::ZERO {
                     list[kept] = list[i];
                     keys[kept] = keys[i];
                     kept += 1;
@@ -729,7 +903,7 @@ impl HSearch {
         // Every other kept SC misses a cell of the new one (those containing it went above).
         // The new one is usually last, and the others are then the list before it as it is.
         let suffix = &mut self.or_suffix;
-        let others: &[u128] = if slot + 1 == kept {
+        let others: &[C] = if slot + 1 == kept {
             &list[..slot]
         } else {
             let mut count = 0;
@@ -744,16 +918,16 @@ impl HSearch {
         let count = others.len();
         // suffix[i]: the intersection of others[i..]; when it meets the intersection so far,
         // no set of those SCs can empty it, and the search of that branch stops at once.
-        suffix[count] = u128::MAX;
+        suffix[count] = C::ALL;
         for i in (0..count).rev() {
             suffix[i] = suffix[i + 1] & others[i];
         }
-        if carrier & suffix[0] != 0 {
+        if carrier & suffix[0] != C::ZERO {
             // Every other SC shares a cell with the new one: no OR can empty the
             // intersection (the usual case, settled before the results array is set up).
             return;
         }
-        let mut found = [0u128; MAX_OR_RESULTS];
+        let mut found = [C::ZERO; MAX_OR_RESULTS];
         let mut n_found = 0;
         let known = &self.vc[pair * VC_CAP..pair * VC_CAP + usize::from(self.vc_len[pair])];
         let mut sets = OrSets { others, suffix: &suffix[..=count], known, steps: OR_STEPS };
@@ -768,43 +942,35 @@ impl HSearch {
 /// add nothing to the list (the one inside holds whenever it does). Every list keeps only
 /// minimal carriers this way.
 #[inline]
-fn covered<'a>(list: impl IntoIterator<Item = &'a u128>, carrier: u128) -> bool {
-    list.into_iter().any(|&c| c & !carrier == 0)
+fn covered<'a, C: Carrier>(list: impl IntoIterator<Item = &'a C>, carrier: C) -> bool {
+    list.into_iter().any(|&c| c & !carrier == C::ZERO)
 }
 
 /// The SCs an OR rule may combine with a new one, the suffix intersections of their
 /// carriers, the pair's VCs so far, and the steps left.
-struct OrSets<'a> {
-    others: &'a [u128],
-    suffix: &'a [u128],
+struct OrSets<'a, C> {
+    others: &'a [C],
+    suffix: &'a [C],
     /// A union that contains one of these carriers adds nothing, so it takes no slot of
     /// `found`: with 8 slots and no such check, most slots went to unions `add_vc` then
     /// dropped, and on 8x8 middle games a build missed 41 of the 47 edge-to-edge VCs
     /// Benzene's engine found in the same positions (17 of 47 missed with the check and 32
     /// slots).
-    known: &'a [u128],
+    known: &'a [C],
     /// SCs left to look at (see [`OR_STEPS`]).
     steps: u32,
 }
 
-impl OrSets<'_> {
+impl<C: Carrier> OrSets<'_, C> {
     /// Sets of `others[from..]` whose carriers, with `inter` so far (`used` SCs), intersect in
     /// nothing: the union of each set's carriers goes into `found` (up to its length). A set
     /// is not extended once it works, SCs that do not cut the intersection are skipped, and
     /// unions that contain a known carrier are not kept.
-    fn search(
-        &mut self,
-        from: usize,
-        inter: u128,
-        union: u128,
-        used: u32,
-        found: &mut [u128],
-        n_found: &mut usize,
-    ) {
+    fn search(&mut self, from: usize, inter: C, union: C, used: u32, found: &mut [C], n_found: &mut usize) {
         // The caller stops as soon as `found` is full, so it is not full here.
         let (others, suffix) = (&self.others[from..], &self.suffix[from..self.others.len()]);
         for (k, (&c, &rest)) in others.iter().zip(suffix).enumerate() {
-            if inter & rest != 0 || self.steps == 0 {
+            if inter & rest != C::ZERO || self.steps == 0 {
                 return;
             }
             self.steps -= 1;
@@ -812,7 +978,7 @@ impl OrSets<'_> {
             if next == inter {
                 continue;
             }
-            if next == 0 {
+            if next == C::ZERO {
                 let u = union | c;
                 if !covered(self.known.iter().chain(&found[..*n_found]), u) {
                     found[*n_found] = u;
@@ -1021,6 +1187,61 @@ mod tests {
     /// A build that starts from a saved one (`build_at` two plies below a position with fewer
     /// stones of each side) lists only connections that hold: random positions of 3x3 to 5x5,
     /// each built after the same position with a third of its stones taken away.
+    /// The `u64` builder (boards of at most 64 cells) finds exactly what the `u128` one finds,
+    /// from nothing and from saved builds along a game: a cell lost in narrowing a carrier, or
+    /// a test done on the wrong width, would show here as a list that differs.
+    #[test]
+    fn narrow_and_wide_builders_agree() {
+        use super::super::brute::RandomStones;
+        fn lists<C: Carrier>(b: &Builder<C>) -> Vec<(Vec<u128>, Vec<(usize, u128)>)> {
+            (0..b.n).flat_map(|x| (x + 1..b.n).map(move |y| (x, y))).map(|(x, y)| b.between(x, y)).collect()
+        }
+        let mut random = RandomStones::new(4545);
+        let (mut narrow, mut wide) = (Builder::<u64>::new(), Builder::<u128>::new());
+        let mut compared = 0;
+        for n in 4..=8u8 {
+            let geo = Geometry::new(n);
+            for _ in 0..20 {
+                let stones = random.position(&geo);
+                let empty = geo.cells & !stones[0] & !stones[1];
+                for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
+                    if geo.connects(color, stones[i]) {
+                        continue;
+                    }
+                    narrow.build_all(&geo, color, stones[i], empty);
+                    wide.build_all(&geo, color, stones[i], empty);
+                    assert_eq!(lists(&narrow), lists(&wide), "{n}x{n} {stones:?} {color:?}");
+                    assert_eq!(
+                        narrow.decomposition(&geo, color, stones[i], empty),
+                        wide.decomposition(&geo, color, stones[i], empty)
+                    );
+                    compared += 1;
+                }
+            }
+            // A game of random moves, each position built from the saved builds above it.
+            let mut stones = [0u128; 2];
+            for ply in 0..usize::from(n) * usize::from(n) {
+                let empty = geo.cells & !stones[0] & !stones[1];
+                let cell = bits(empty).nth(random.below(u64::from(empty.count_ones())) as usize).unwrap();
+                stones[ply % 2] |= 1 << cell;
+                let empty = empty & !(1 << cell);
+                let color = [Color::Black, Color::White][ply % 2];
+                if geo.connects(color, stones[ply % 2]) {
+                    break;
+                }
+                let a = narrow.build_at(&geo, color, stones[ply % 2], empty, ply);
+                let b = wide.build_at(&geo, color, stones[ply % 2], empty, ply);
+                assert_eq!(a, b, "{n}x{n} ply {ply}");
+                assert_eq!(narrow.edge_semis().collect::<Vec<_>>(), wide.edge_semis().collect::<Vec<_>>());
+                if a.1 && a.0 == EdgeLink::Semis {
+                    assert_eq!(lists(&narrow), lists(&wide), "{n}x{n} ply {ply}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 150, "only {compared} builds compared");
+    }
+
     #[test]
     fn builds_from_saved_builds_list_only_connections_that_hold() {
         use super::super::brute::RandomStones;
