@@ -184,6 +184,9 @@ struct Saved<C> {
     sc_ends: Vec<[u8; 3]>,
 }
 
+/// The connections of one pair of nodes: the VCs' carriers, and the SCs' (key cell, carrier).
+pub(crate) type PairLists = (Vec<u128>, Vec<(usize, u128)>);
+
 /// What one build found between the side's two edges.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum EdgeLink {
@@ -314,7 +317,7 @@ impl HSearch {
     }
 
     /// The VC carriers and the SCs (key bit, carrier) between nodes `a` and `b` after a build.
-    pub(crate) fn between(&self, a: usize, b: usize) -> (Vec<u128>, Vec<(usize, u128)>) {
+    pub(crate) fn between(&self, a: usize, b: usize) -> PairLists {
         last!(self, |h| h.between(a, b))
     }
 
@@ -396,7 +399,7 @@ impl<C: Carrier> Builder<C> {
         self.build_from_scratch(geo, color, own, empty);
     }
 
-    fn between(&self, a: usize, b: usize) -> (Vec<u128>, Vec<(usize, u128)>) {
+    fn between(&self, a: usize, b: usize) -> PairLists {
         let pair = self.index(a, b);
         let full = self.vc[pair * VC_CAP..pair * VC_CAP + usize::from(self.vc_len[pair])]
             .iter()
@@ -1193,7 +1196,7 @@ mod tests {
     #[test]
     fn narrow_and_wide_builders_agree() {
         use super::super::brute::RandomStones;
-        fn lists<C: Carrier>(b: &Builder<C>) -> Vec<(Vec<u128>, Vec<(usize, u128)>)> {
+        fn lists<C: Carrier>(b: &Builder<C>) -> Vec<PairLists> {
             (0..b.n).flat_map(|x| (x + 1..b.n).map(move |y| (x, y))).map(|(x, y)| b.between(x, y)).collect()
         }
         let mut random = RandomStones::new(4545);
