@@ -869,14 +869,20 @@ impl<C: Carrier> Builder<C> {
         let base = pair * SC_CAP;
         let len = usize::from(self.sc_len[pair]);
         let list = &mut self.sc[base..base + SC_CAP];
-        if covered(&list[..len], carrier) {
-            return;
+        // One pass over the kept SCs: one inside the new carrier makes it useless, and those
+        // containing it go (the first is noted; most new SCs contain none).
+        let mut first_containing = None;
+        for (i, &c) in list[..len].iter().enumerate() {
+            if c & !carrier == C::ZERO {
+                return;
+            }
+            if first_containing.is_none() && carrier & !c == C::ZERO {
+                first_containing = Some(i);
+            }
         }
         let keys = &mut self.sc_key[base..base + SC_CAP];
-        // Kept SCs whose carriers contain the new one go; most new SCs contain none, and the
-        // list is then only read.
         let mut kept = len;
-        if let Some(first) = list[..len].iter().position(|&c| carrier & !c == C::ZERO) {
+        if let Some(first) = first_containing {
             kept = first;
             for i in first + 1..len {
                 if carrier & !list[i] != C::ZERO {
