@@ -36,6 +36,12 @@
 //! from the saved build of the same side two or four plies up, keeps what the new stones leave
 //! standing and applies the rules only from what they changed. That took a third less time on
 //! 7x7 and 8x8 positions (see `docs/benzene.md`).
+//!
+//! Carriers are sets of cells. On boards of at most 64 cells (8x8 and smaller) they are `u64`,
+//! on larger boards `u128` (see [`Carrier`]): the builder's inner loops test and join carriers,
+//! one instruction each on a `u64` and two on a `u128`, and its lists take half the memory.
+//! Both widths find exactly the same connections (a test builds with both); on 7x7 and 8x8
+//! positions the narrow one took 8–10 % less time for the same nodes.
 
 use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
 
