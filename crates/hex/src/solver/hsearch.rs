@@ -350,8 +350,11 @@ impl HSearch {
     }
 
     /// The SCs between the edges found by the last build: (key cell, carrier with the key).
-    pub(crate) fn edge_semis(&self) -> Box<dyn Iterator<Item = (usize, u128)> + '_> {
-        last!(self, |b| Box::new(b.edge_semis()))
+    pub(crate) fn edge_semis(&self) -> impl Iterator<Item = (usize, u128)> + '_ {
+        // One of the two is empty: the iterator's type stays the same whichever built.
+        let narrow = (!self.last_wide).then(|| self.narrow.edge_semis());
+        let wide = self.last_wide.then(|| self.wide.edge_semis());
+        narrow.into_iter().flatten().chain(wide.into_iter().flatten())
     }
 
     /// A *decomposition* of the last build's side (see [`Builder::decomposition`]).
