@@ -1018,6 +1018,28 @@ mod tests {
     use super::*;
     use crate::board::Cell;
 
+    /// Calls `visit(geo, stones, empty, side, colour)` for both sides of `count` random
+    /// positions of each size in `sizes` (Black's and White's stones drawn by [`RandomStones`]
+    /// from `seed`, in a stream that does not depend on what `visit` does).
+    fn for_random_sides(
+        seed: u64,
+        sizes: std::ops::RangeInclusive<u8>,
+        count: usize,
+        mut visit: impl FnMut(&Geometry, [u128; 2], u128, usize, Color),
+    ) {
+        let mut random = super::super::brute::RandomStones::new(seed);
+        for n in sizes {
+            let geo = Geometry::new(n);
+            for _ in 0..count {
+                let stones = random.position(&geo);
+                let empty = geo.cells & !stones[0] & !stones[1];
+                for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
+                    visit(&geo, stones, empty, i, color);
+                }
+            }
+        }
+    }
+
     /// Whether the side `to_move` loses with these stones (Black's, then White's), by the
     /// solver without H-search: an oracle for connections H-search claims.
     fn loses_without_hsearch(geo: &Geometry, stones: [u128; 2], to_move: Color) -> bool {
@@ -1033,36 +1055,29 @@ mod tests {
     /// plain negamax on both.
     #[test]
     fn decompositions_keep_the_winner() {
-        use super::super::brute::{RandomStones, wins_defending};
-        let mut random = RandomStones::new(4747);
+        use super::super::brute::wins_defending;
         let mut h = HSearch::new();
         let mut found = [0usize; 2];
-        for n in 4..=6u8 {
-            let geo = Geometry::new(n);
-            for _ in 0..3000 {
-                let stones = random.position(&geo);
-                let empty = geo.cells & !stones[0] & !stones[1];
-                if empty.count_ones() > 8 {
-                    continue;
-                }
-                for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
-                    if geo.connects(color, stones[i]) || geo.connects(color.opponent(), stones[1 - i]) {
-                        continue;
-                    }
-                    h.build_all(&geo, color, stones[i], empty);
-                    let Some(carrier) = h.decomposition(&geo, color, stones[i], empty) else { continue };
-                    assert_eq!(carrier & !empty, 0);
-                    found[usize::from(carrier.count_ones() > 2)] += 1;
-                    for opp_to_move in [false, true] {
-                        assert_eq!(
-                            wins_defending(&geo, color, stones[i], empty, opp_to_move),
-                            wins_defending(&geo, color, stones[i] | carrier, empty & !carrier, opp_to_move),
-                            "{n}x{n} {stones:?} {color:?} carrier {carrier:#x} opponent to move {opp_to_move}"
-                        );
-                    }
-                }
+        for_random_sides(4747, 4..=6, 3000, |geo, stones, empty, i, color| {
+            if empty.count_ones() > 8
+                || geo.connects(color, stones[i])
+                || geo.connects(color.opponent(), stones[1 - i])
+            {
+                return;
             }
-        }
+            h.build_all(geo, color, stones[i], empty);
+            let Some(carrier) = h.decomposition(geo, color, stones[i], empty) else { return };
+            assert_eq!(carrier & !empty, 0);
+            found[usize::from(carrier.count_ones() > 2)] += 1;
+            for opp_to_move in [false, true] {
+                assert_eq!(
+                    wins_defending(geo, color, stones[i], empty, opp_to_move),
+                    wins_defending(geo, color, stones[i] | carrier, empty & !carrier, opp_to_move),
+                    "{0}x{0} {stones:?} {color:?} carrier {carrier:#x} opponent to move {opp_to_move}",
+                    geo.size
+                );
+            }
+        });
         assert!(found[0] > 50 && found[1] > 20, "decompositions found (2 cells, more): {found:?}");
     }
 
@@ -1081,47 +1096,34 @@ mod tests {
     /// is small enough), on random positions of 3x3 to 6x6.
     #[test]
     fn edge_connections_hold_on_their_carriers() {
-        use super::super::brute::{RandomStones, wins_defending};
-        let mut random = RandomStones::new(4242);
+        use super::super::brute::wins_defending;
         let mut h = HSearch::new();
         let mut checked = 0;
-        for n in 3..=6u8 {
-            let geo = Geometry::new(n);
-            for _ in 0..1000 {
-                let stones = random.position(&geo);
-                let empty = geo.cells & !stones[0] & !stones[1];
-                for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
-                    match h.build(&geo, color, stones[i], empty) {
-                        EdgeLink::Virtual(carrier) if carrier.count_ones() <= 12 => {
+        for_random_sides(4242, 3..=6, 1000, |geo, stones, empty, i, color| {
+            let n = geo.size;
+            match h.build(geo, color, stones[i], empty) {
+                EdgeLink::Virtual(carrier) if carrier.count_ones() <= 12 => {
+                    checked += 1;
+                    assert!(
+                        wins_defending(geo, color, stones[i], carrier, true),
+                        "VC: {n} {color:?} {stones:?} carrier {carrier:x}"
+                    );
+                }
+                EdgeLink::Virtual(_) => {}
+                EdgeLink::Semis => {
+                    for (z, carrier) in h.edge_semis() {
+                        assert_eq!(carrier >> z & 1, 1, "the key is in the carrier");
+                        if carrier.count_ones() <= 12 {
                             checked += 1;
                             assert!(
-                                wins_defending(&geo, color, stones[i], carrier, true),
-                                "VC: {n} {color:?} {stones:?} carrier {carrier:x}"
+                                wins_defending(geo, color, stones[i] | 1 << z, carrier & !(1 << z), true),
+                                "SC: {n} {color:?} {stones:?} key {z} carrier {carrier:x}"
                             );
-                        }
-                        EdgeLink::Virtual(_) => {}
-                        EdgeLink::Semis => {
-                            for (z, carrier) in h.edge_semis() {
-                                assert_eq!(carrier >> z & 1, 1, "the key is in the carrier");
-                                if carrier.count_ones() <= 12 {
-                                    checked += 1;
-                                    assert!(
-                                        wins_defending(
-                                            &geo,
-                                            color,
-                                            stones[i] | 1 << z,
-                                            carrier & !(1 << z),
-                                            true
-                                        ),
-                                        "SC: {n} {color:?} {stones:?} key {z} carrier {carrier:x}"
-                                    );
-                                }
-                            }
                         }
                     }
                 }
             }
-        }
+        });
         assert!(checked > 1000, "only {checked} connections checked");
     }
 
@@ -1181,62 +1183,44 @@ mod tests {
     /// lists between two ends holds on its carrier, on random positions of 3x3 to 5x5.
     #[test]
     fn connections_between_any_two_ends_hold_on_their_carriers() {
-        use super::super::brute::RandomStones;
-        let mut random = RandomStones::new(99);
         let mut h = HSearch::new();
         let mut checked = 0;
-        for n in 3..=5u8 {
-            let geo = Geometry::new(n);
-            for _ in 0..150 {
-                let stones = random.position(&geo);
-                let empty = geo.cells & !stones[0] & !stones[1];
-                for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
-                    if geo.connects(color, stones[i]) {
-                        continue;
-                    }
-                    h.build_all(&geo, color, stones[i], empty);
-                    checked += check_listed(&h, &geo, color, stones[i], empty);
-                }
+        for_random_sides(99, 3..=5, 150, |geo, stones, empty, i, color| {
+            if !geo.connects(color, stones[i]) {
+                h.build_all(geo, color, stones[i], empty);
+                checked += check_listed(&h, geo, color, stones[i], empty);
             }
-        }
+        });
         assert!(checked > 2000, "only {checked} connections checked");
     }
 
-    /// A build that starts from a saved one (`build_at` two plies below a position with fewer
-    /// stones of each side) lists only connections that hold: random positions of 3x3 to 5x5,
-    /// each built after the same position with a third of its stones taken away.
     /// The `u64` builder (boards of at most 64 cells) finds exactly what the `u128` one finds,
     /// from nothing and from saved builds along a game: a cell lost in narrowing a carrier, or
     /// a test done on the wrong width, would show here as a list that differs.
     #[test]
     fn narrow_and_wide_builders_agree() {
-        use super::super::brute::RandomStones;
         fn lists<C: Carrier>(b: &Builder<C>) -> Vec<PairLists> {
             (0..b.n).flat_map(|x| (x + 1..b.n).map(move |y| (x, y))).map(|(x, y)| b.between(x, y)).collect()
         }
-        let mut random = RandomStones::new(4545);
         let (mut narrow, mut wide) = (Builder::<u64>::new(), Builder::<u128>::new());
         let mut compared = 0;
+        for_random_sides(4545, 4..=8, 20, |geo, stones, empty, i, color| {
+            if geo.connects(color, stones[i]) {
+                return;
+            }
+            narrow.build_all(geo, color, stones[i], empty);
+            wide.build_all(geo, color, stones[i], empty);
+            assert_eq!(lists(&narrow), lists(&wide), "{stones:?} {color:?}");
+            assert_eq!(
+                narrow.decomposition(geo, color, stones[i], empty),
+                wide.decomposition(geo, color, stones[i], empty)
+            );
+            compared += 1;
+        });
+        // Games of random moves, each position built from the saved builds above it.
+        let mut random = super::super::brute::RandomStones::new(4545);
         for n in 4..=8u8 {
             let geo = Geometry::new(n);
-            for _ in 0..20 {
-                let stones = random.position(&geo);
-                let empty = geo.cells & !stones[0] & !stones[1];
-                for (i, color) in [Color::Black, Color::White].into_iter().enumerate() {
-                    if geo.connects(color, stones[i]) {
-                        continue;
-                    }
-                    narrow.build_all(&geo, color, stones[i], empty);
-                    wide.build_all(&geo, color, stones[i], empty);
-                    assert_eq!(lists(&narrow), lists(&wide), "{n}x{n} {stones:?} {color:?}");
-                    assert_eq!(
-                        narrow.decomposition(&geo, color, stones[i], empty),
-                        wide.decomposition(&geo, color, stones[i], empty)
-                    );
-                    compared += 1;
-                }
-            }
-            // A game of random moves, each position built from the saved builds above it.
             let mut stones = [0u128; 2];
             for ply in 0..usize::from(n) * usize::from(n) {
                 let empty = geo.cells & !stones[0] & !stones[1];
@@ -1260,6 +1244,9 @@ mod tests {
         assert!(compared > 150, "only {compared} builds compared");
     }
 
+    /// A build that starts from a saved one (`build_at` two plies below a position with fewer
+    /// stones of each side) lists only connections that hold: random positions of 3x3 to 5x5,
+    /// each built after the same position with a third of its stones taken away.
     #[test]
     fn builds_from_saved_builds_list_only_connections_that_hold() {
         use super::super::brute::RandomStones;
