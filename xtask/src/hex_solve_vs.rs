@@ -19,7 +19,11 @@
 //! measured once per board size, as the least of three processes that are sent only
 //! `boardsize N N` and `quit` (a cold file cache or other work inflates single start-ups);
 //! the net time of a solve is its CPU time less that start-up (at least 0). Both are recorded.
-//! The wall time is that of the solve command alone.
+//! The wall time is that of the solve command alone. With `--repeat N` each engine solves
+//! each position N times, the two alternating solve by solve, and the row keeps each engine's
+//! least net time ([`least_of`]) with all N in `net_cpu_samples`: other work on the machine
+//! only ever adds to a solve's time, and a position solved in milliseconds is otherwise within
+//! the noise of the start-up that is taken off.
 //!
 //! Both engines must name the same winner: a disagreement is printed with `DISAGREEMENT`,
 //! recorded in the position's row, and makes the command exit with status 1 once every position
@@ -221,6 +225,9 @@ pub struct SolveVsConfig {
     pub children: bool,
     /// The solve command's limit per position and engine.
     pub timeout: Option<Duration>,
+    /// Solves of each position by each engine (at least 1); each engine's least net time is
+    /// kept (see [`least_of`]).
+    pub repeat: u32,
     /// The output folder, created if needed.
     pub out: PathBuf,
     /// Show the engines' standard error.
@@ -301,6 +308,10 @@ pub struct EngineRun {
     pub net_cpu_s: f64,
     /// The wall time of the solve command, in seconds.
     pub wall_s: f64,
+    /// With `--repeat`, the net CPU time of every solve, in the order they ran (the fields
+    /// above are those of the least); empty for a single solve.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub net_cpu_samples: Vec<f64>,
 }
 
 impl EngineRun {
@@ -517,8 +528,40 @@ impl<'a> Runner<'a> {
             startup_cpu_s: startup,
             net_cpu_s: (done.cpu - startup).max(0.0),
             wall_s: done.wall,
+            net_cpu_samples: Vec::new(),
         })
     }
+}
+
+/// One engine's repeated solves of a position as one run: the solve with the least net CPU
+/// time, with every solve's net time in [`EngineRun::net_cpu_samples`]. A solve that did not
+/// name a winner (a timeout, a refusal, a failure) stands for the whole (the first such one),
+/// and so do solves that named different winners, which is a bug in the engine: the run is
+/// then `failed` and says so. `runs` must not be empty.
+pub fn least_of(runs: Vec<EngineRun>) -> EngineRun {
+    assert!(!runs.is_empty(), "at least one solve");
+    let samples: Vec<f64> = runs.iter().map(|r| r.net_cpu_s).collect();
+    let with_samples = |mut run: EngineRun| {
+        if samples.len() > 1 {
+            run.net_cpu_samples.clone_from(&samples);
+        }
+        run
+    };
+    if let Some(unsolved) = runs.iter().find(|r| r.status != Status::Solved) {
+        return with_samples(unsolved.clone());
+    }
+    let winners: HashSet<Option<&str>> = runs.iter().map(|r| r.winner.as_deref()).collect();
+    if winners.len() > 1 {
+        let named: Vec<&str> = runs.iter().map(|r| r.winner.as_deref().unwrap_or("?")).collect();
+        return with_samples(EngineRun {
+            status: Status::Failed,
+            winner: None,
+            error: Some(format!("named different winners in its solves: {}", named.join(", "))),
+            ..runs[0].clone()
+        });
+    }
+    let least = runs.into_iter().min_by(|a, b| a.net_cpu_s.total_cmp(&b.net_cpu_s)).expect("not empty");
+    with_samples(least)
 }
 
 /// The row of a position from both engines' runs.
@@ -673,10 +716,15 @@ pub fn run(config: &SolveVsConfig) -> Result<bool, SolveVsError> {
         ));
     }
     config_lines.push(format!(
-        "positions: {} ({} run), timeout {}",
+        "positions: {} ({} run), timeout {}{}",
         config.positions.display(),
         positions.len(),
-        config.timeout.map_or_else(|| "none".to_string(), |t| format!("{} s", t.as_secs_f64()))
+        config.timeout.map_or_else(|| "none".to_string(), |t| format!("{} s", t.as_secs_f64())),
+        if config.repeat > 1 {
+            format!(", each solved {} times by each engine (the least net CPU time kept)", config.repeat)
+        } else {
+            String::new()
+        }
     ));
     for line in &config_lines {
         println!("{line}");
@@ -687,12 +735,17 @@ pub fn run(config: &SolveVsConfig) -> Result<bool, SolveVsError> {
         config.theirs.as_ref().map(|spec| Runner::new(spec, config.engine_stderr)).transpose()?;
     let mut rows = Vec::new();
     for position in &positions {
-        let theirs_run = match &mut theirs {
-            Some(runner) => Some(runner.solve(position, timeout)?),
-            None => None,
-        };
-        let ours_run = ours.solve(position, timeout)?;
-        let row = make_row(position, ours_run, theirs_run);
+        // The engines alternate solve by solve, so that a slow spell of the machine falls on
+        // both.
+        let (mut theirs_runs, mut ours_runs) = (Vec::new(), Vec::new());
+        for _ in 0..config.repeat.max(1) {
+            if let Some(runner) = &mut theirs {
+                theirs_runs.push(runner.solve(position, timeout)?);
+            }
+            ours_runs.push(ours.solve(position, timeout)?);
+        }
+        let theirs_run = (!theirs_runs.is_empty()).then(|| least_of(theirs_runs));
+        let row = make_row(position, least_of(ours_runs), theirs_run);
         let mut line = format!(
             "{} ({}x{}, {} to move): ours {}",
             row.name,
@@ -910,7 +963,44 @@ mod tests {
             startup_cpu_s: 0.5,
             net_cpu_s: net,
             wall_s: net + 0.25,
+            net_cpu_samples: Vec::new(),
         }
+    }
+
+    #[test]
+    fn repeated_solves_keep_the_least_and_every_sample() {
+        let least = least_of(vec![
+            run_of(Some("black"), 2.0),
+            run_of(Some("black"), 1.5),
+            run_of(Some("black"), 3.0),
+        ]);
+        assert_eq!((least.status, least.net_cpu_s, least.wall_s), (Status::Solved, 1.5, 1.75));
+        assert_eq!(least.net_cpu_samples, [2.0, 1.5, 3.0]);
+        let json = serde_json::to_string(&least).unwrap();
+        assert!(json.contains("\"net_cpu_samples\":[2.0,1.5,3.0]"), "{json}");
+        let back: EngineRun = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, least);
+
+        // One solve: no samples, and the line is as without --repeat.
+        let single = least_of(vec![run_of(Some("white"), 0.7)]);
+        assert!(single.net_cpu_samples.is_empty());
+        assert!(!serde_json::to_string(&single).unwrap().contains("samples"));
+
+        // A solve that named no winner stands for the whole, however fast the others were.
+        let late = least_of(vec![run_of(Some("black"), 0.1), run_of(None, 9.0)]);
+        assert_eq!((late.status, late.net_cpu_s), (Status::Timeout, 9.0));
+        assert_eq!(late.net_cpu_samples, [0.1, 9.0]);
+
+        // Different winners from one engine are its failure, not a choice of the least.
+        let unsure = least_of(vec![run_of(Some("black"), 1.0), run_of(Some("white"), 0.5)]);
+        assert_eq!((unsure.status, unsure.winner.as_deref()), (Status::Failed, None));
+        assert!(unsure.error.as_deref().is_some_and(|e| e.contains("black, white")), "{unsure:?}");
+        let row = make_row(
+            &SolvePosition { name: "u".into(), size: 5, moves: vec![], to_move: Color::Black, line: 1 },
+            unsure,
+            Some(run_of(Some("black"), 1.0)),
+        );
+        assert_eq!((row.disagreement, row.ratio), (false, None));
     }
 
     #[test]

@@ -272,6 +272,12 @@ enum Task {
         /// Seconds a solve command may take; the engine is then killed and the row says timeout.
         #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
         timeout: Option<f64>,
+        /// Solve each position this many times with each engine (the two alternating, every
+        /// solve in a fresh process) and keep each engine's least net CPU time, with all of
+        /// them in the row: a solve's time only grows with other work on the machine, and
+        /// positions that take milliseconds are otherwise within the start-up's noise.
+        #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+        repeat: u32,
         /// The output folder (default: target/eval/solve-vs- and the UTC time).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
@@ -860,6 +866,7 @@ fn main() -> ExitCode {
             only,
             children,
             timeout,
+            repeat,
             out,
             engine_stderr,
         } => {
@@ -880,6 +887,7 @@ fn main() -> ExitCode {
                 only,
                 children,
                 timeout: timeout.map(std::time::Duration::from_secs_f64),
+                repeat,
                 out: out.unwrap_or_else(|| {
                     workspace_root().join("target").join("eval").join(format!("solve-vs-{}", timestamp()))
                 }),

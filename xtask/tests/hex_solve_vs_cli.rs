@@ -74,6 +74,46 @@ fn agreeing_engines_exit_zero_and_write_a_line_per_position_and_a_summary() {
 }
 
 #[test]
+fn repeated_solves_alternate_and_the_row_keeps_every_sample() {
+    let (dir, positions) = setup("repeat");
+    let out = dir.join("out");
+    let black = says("black");
+    let output = xtask(&[
+        "--ours",
+        &black,
+        "--theirs",
+        &black,
+        "--theirs-solve",
+        "solve-state",
+        "--positions",
+        positions.to_str().unwrap(),
+        "--only",
+        "5x5-c3",
+        "--repeat",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{}", text(&output.stderr));
+    assert!(stdout.contains("each solved 3 times by each engine"), "{stdout}");
+    let lines = std::fs::read_to_string(out.join("solve-vs.jsonl")).unwrap();
+    assert_eq!(lines.lines().count(), 1);
+    let row: serde_json::Value = serde_json::from_str(lines.trim()).unwrap();
+    for side in ["ours", "theirs"] {
+        let samples = row[side]["net_cpu_samples"].as_array().unwrap_or_else(|| panic!("{row}"));
+        assert_eq!(samples.len(), 3, "{row}");
+        let least = samples.iter().map(|s| s.as_f64().unwrap()).fold(f64::INFINITY, f64::min);
+        assert_eq!(row[side]["net_cpu_s"].as_f64(), Some(least), "{row}");
+    }
+
+    let output = xtask(&["--ours", &black, "--positions", positions.to_str().unwrap(), "--repeat", "0"]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("--repeat"), "{}", text(&output.stderr));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_disagreement_is_loud_recorded_and_exits_one() {
     let (dir, positions) = setup("disagree");
     let out = dir.join("out");
