@@ -33,6 +33,9 @@ pub(crate) struct Geometry {
     /// For each colour and each direction of [`RING`]: the cells whose neighbour that way is
     /// off the board on that colour's edge (an obtuse corner's outside diagonal counts for both).
     edge_side: [[u128; 6]; 2],
+    /// Whether every cell is below bit 64 (boards up to 8x8): shifts are then done on `u64`,
+    /// one instruction where a `u128` shift by a run-time amount takes several.
+    narrow: bool,
 }
 
 /// An edge template, seen from Black's top edge (row 0) and leaning right: a stone on the
@@ -161,6 +164,7 @@ impl Geometry {
             templates: Default::default(),
             last: 0,
             edge_side: [[0; 6]; 2],
+            narrow: u32::from(size) * u32::from(size) <= 64,
         };
         g.last = g.index(Cell::new(size - 1, size - 1));
         let n = i32::from(size);
@@ -353,13 +357,18 @@ impl Geometry {
     fn toward(&self, set: u128, d: usize) -> u128 {
         let (dr, dc) = RING[d];
         let off = dr * self.stride as i32 + dc;
-        let shifted = if off > 0 { set >> off } else { set << -off };
         // A cell has a neighbour one column left only if it is not in the first column.
         let within = match dc {
             -1 => self.columns[0],
             1 => self.columns[1],
             _ => self.cells,
         };
+        if self.narrow {
+            let set = set as u64;
+            let shifted = if off > 0 { set >> off } else { set << -off };
+            return u128::from(shifted & within as u64);
+        }
+        let shifted = if off > 0 { set >> off } else { set << -off };
         shifted & within
     }
 
@@ -608,6 +617,16 @@ impl Geometry {
     #[inline]
     pub(crate) fn neighbours(&self, set: u128) -> u128 {
         let s = self.stride;
+        if self.narrow {
+            let set = set as u64;
+            return u128::from(
+                ((set >> 1 | set << (s - 1)) & self.columns[1] as u64
+                    | (set << 1 | set >> (s - 1)) & self.columns[0] as u64
+                    | set << s
+                    | set >> s)
+                    & self.cells as u64,
+            );
+        }
         // A cell whose neighbour is one column right (a shift down by 1, or the row above and
         // one column right) must not be in the last column; one column left, not in the first.
         ((set >> 1 | set << (s - 1)) & self.columns[1]
@@ -672,15 +691,24 @@ pub(crate) fn bits(mut set: u128) -> impl Iterator<Item = usize> {
 mod tests {
     use super::*;
 
+    /// Every size, so both the `u64` shifts of boards up to 8x8 and the `u128` ones above.
     #[test]
     fn neighbours_match_cell_neighbours() {
         for n in 1..=MAX_SOLVER_SIZE {
             let g = Geometry::new(n);
+            assert_eq!(g.narrow, n <= 8);
             for r in 0..n {
                 for c in 0..n {
                     let cell = Cell::new(r, c);
                     let expected: u128 = cell.neighbours(n).map(|x| g.bit(x)).fold(0, |a, b| a | b);
                     assert_eq!(g.neighbours(g.bit(cell)) & !g.bit(cell), expected, "{n} {cell:?}");
+                    // `toward(set, d)`: the cells whose neighbour in direction d is in `set`.
+                    for (d, (dr, dc)) in RING.into_iter().enumerate() {
+                        let (fr, fc) = (i32::from(r) - dr, i32::from(c) - dc);
+                        let on_board = (0..i32::from(n)).contains(&fr) && (0..i32::from(n)).contains(&fc);
+                        let from = if on_board { g.bit(Cell::new(fr as u8, fc as u8)) } else { 0 };
+                        assert_eq!(g.toward(g.bit(cell), d), from, "{n} {cell:?} direction {d}");
+                    }
                 }
             }
         }
