@@ -3,7 +3,7 @@
 //! small shell scripts that answer every command with success and the solve with a fixed
 //! colour, so no engine needs building.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// An engine that accepts every command and answers `solve-state` with `colour`.
@@ -18,6 +18,24 @@ const SLEEPER: &str = r#"sh -c 'while read c rest; do case $c in solve-state) sl
 
 fn xtask(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xtask")).arg("hex-solve-vs").args(args).output().expect("xtask runs")
+}
+
+/// Runs `ours` against `theirs` (both asked `solve-state`) on `positions`, into `out`, with
+/// `extra` arguments before `--out`.
+fn versus(ours: &str, theirs: &str, positions: &Path, out: &Path, extra: &[&str]) -> Output {
+    let mut args = vec![
+        "--ours",
+        ours,
+        "--theirs",
+        theirs,
+        "--theirs-solve",
+        "solve-state",
+        "--positions",
+        positions.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    args.extend_from_slice(&["--out", out.to_str().unwrap()]);
+    xtask(&args)
 }
 
 fn text(bytes: &[u8]) -> String {
@@ -39,18 +57,7 @@ fn agreeing_engines_exit_zero_and_write_a_line_per_position_and_a_summary() {
     let (dir, positions) = setup("agree");
     let out = dir.join("out");
     let black = says("black");
-    let output = xtask(&[
-        "--ours",
-        &black,
-        "--theirs",
-        &black,
-        "--theirs-solve",
-        "solve-state",
-        "--positions",
-        positions.to_str().unwrap(),
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let output = versus(&black, &black, &positions, &out, &[]);
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{stdout}{}", text(&output.stderr));
     let lines = std::fs::read_to_string(out.join("solve-vs.jsonl")).unwrap();
@@ -78,22 +85,7 @@ fn repeated_solves_alternate_and_the_row_keeps_every_sample() {
     let (dir, positions) = setup("repeat");
     let out = dir.join("out");
     let black = says("black");
-    let output = xtask(&[
-        "--ours",
-        &black,
-        "--theirs",
-        &black,
-        "--theirs-solve",
-        "solve-state",
-        "--positions",
-        positions.to_str().unwrap(),
-        "--only",
-        "5x5-c3",
-        "--repeat",
-        "3",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let output = versus(&black, &black, &positions, &out, &["--only", "5x5-c3", "--repeat", "3"]);
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{stdout}{}", text(&output.stderr));
     assert!(stdout.contains("each solved 3 times by each engine"), "{stdout}");
@@ -118,20 +110,7 @@ fn a_disagreement_is_loud_recorded_and_exits_one() {
     let (dir, positions) = setup("disagree");
     let out = dir.join("out");
     let (black, white) = (says("black"), says("white"));
-    let output = xtask(&[
-        "--ours",
-        &black,
-        "--theirs",
-        &white,
-        "--theirs-solve",
-        "solve-state",
-        "--positions",
-        positions.to_str().unwrap(),
-        "--only",
-        "5x5-c3",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let output = versus(&black, &white, &positions, &out, &["--only", "5x5-c3"]);
     let stderr = text(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{}{stderr}", text(&output.stdout));
     assert!(stderr.contains("DISAGREEMENT on 5x5-c3: ours says black, theirs says white"), "{stderr}");
