@@ -33,9 +33,6 @@ pub(crate) struct Geometry {
     /// For each colour and each direction of [`RING`]: the cells whose neighbour that way is
     /// off the board on that colour's edge (an obtuse corner's outside diagonal counts for both).
     edge_side: [[u128; 6]; 2],
-    /// Whether every cell is below bit 64 (boards up to 8x8): shifts are then done on `u64`,
-    /// one instruction where a `u128` shift by a run-time amount takes several.
-    narrow: bool,
 }
 
 /// An edge template, seen from Black's top edge (row 0) and leaning right: a stone on the
@@ -164,7 +161,6 @@ impl Geometry {
             templates: Default::default(),
             last: 0,
             edge_side: [[0; 6]; 2],
-            narrow: u32::from(size) * u32::from(size) <= 64,
         };
         g.last = g.index(Cell::new(size - 1, size - 1));
         let n = i32::from(size);
@@ -352,6 +348,13 @@ impl Geometry {
         std::array::from_fn(|d| self.toward(own, d) | self.edge_side[colour][d])
     }
 
+    /// Whether every cell is below bit 64 (boards up to 8x8): shifts are then done on `u64`,
+    /// one instruction where a `u128` shift by a run-time amount takes several.
+    #[inline]
+    fn narrow(&self) -> bool {
+        self.cells >> 64 == 0
+    }
+
     /// The cells whose neighbour in direction `d` of [`RING`] is in `set`.
     #[inline]
     fn toward(&self, set: u128, d: usize) -> u128 {
@@ -363,7 +366,7 @@ impl Geometry {
             1 => self.columns[1],
             _ => self.cells,
         };
-        if self.narrow {
+        if self.narrow() {
             let set = set as u64;
             let shifted = if off > 0 { set >> off } else { set << -off };
             return u128::from(shifted & within as u64);
@@ -617,7 +620,7 @@ impl Geometry {
     #[inline]
     pub(crate) fn neighbours(&self, set: u128) -> u128 {
         let s = self.stride;
-        if self.narrow {
+        if self.narrow() {
             let set = set as u64;
             return u128::from(
                 ((set >> 1 | set << (s - 1)) & self.columns[1] as u64
@@ -696,7 +699,7 @@ mod tests {
     fn neighbours_match_cell_neighbours() {
         for n in 1..=MAX_SOLVER_SIZE {
             let g = Geometry::new(n);
-            assert_eq!(g.narrow, n <= 8);
+            assert_eq!(g.narrow(), n <= 8);
             for r in 0..n {
                 for c in 0..n {
                     let cell = Cell::new(r, c);
