@@ -2,6 +2,7 @@
 //! guard column (cell `(r, c)` is bit `r·n + c`, so 11×11 fits), so a neighbour set is six
 //! shifts, the four that change the column masked so that no cell wraps to the next row.
 
+use super::hsearch::Carrier;
 use crate::board::{Cell, Color};
 
 mod groups;
@@ -366,13 +367,15 @@ impl Geometry {
             1 => self.columns[1],
             _ => self.cells,
         };
-        if self.narrow() {
-            let set = set as u64;
-            let shifted = if off > 0 { set >> off } else { set << -off };
-            return u128::from(shifted & within as u64);
+        fn on<C: Carrier>(set: C, off: i32, within: C) -> C {
+            let shifted = if off > 0 { set >> off.unsigned_abs() } else { set << off.unsigned_abs() };
+            shifted & within
         }
-        let shifted = if off > 0 { set >> off } else { set << -off };
-        shifted & within
+        if self.narrow() {
+            on(u64::narrow(set), off, u64::narrow(within)).wide()
+        } else {
+            on(set, off, within)
+        }
     }
 
     /// The cells with four neighbours in a row (around the ring) in `owned`.
@@ -619,24 +622,20 @@ impl Geometry {
     /// Every cell next to a cell of `set` (and possibly cells of `set` itself).
     #[inline]
     pub(crate) fn neighbours(&self, set: u128) -> u128 {
-        let s = self.stride;
-        if self.narrow() {
-            let set = set as u64;
-            return u128::from(
-                ((set >> 1 | set << (s - 1)) & self.columns[1] as u64
-                    | (set << 1 | set >> (s - 1)) & self.columns[0] as u64
-                    | set << s
-                    | set >> s)
-                    & self.cells as u64,
-            );
-        }
         // A cell whose neighbour is one column right (a shift down by 1, or the row above and
         // one column right) must not be in the last column; one column left, not in the first.
-        ((set >> 1 | set << (s - 1)) & self.columns[1]
-            | (set << 1 | set >> (s - 1)) & self.columns[0]
-            | set << s
-            | set >> s)
-            & self.cells
+        fn on<C: Carrier>(set: C, s: u32, columns: [C; 2], cells: C) -> C {
+            ((set >> 1 | set << (s - 1)) & columns[1]
+                | (set << 1 | set >> (s - 1)) & columns[0]
+                | set << s
+                | set >> s)
+                & cells
+        }
+        if self.narrow() {
+            on(u64::narrow(set), self.stride, self.columns.map(u64::narrow), u64::narrow(self.cells)).wide()
+        } else {
+            on(set, self.stride, self.columns, self.cells)
+        }
     }
 
     /// The cells of `within` reachable from `seed ∩ within` through `within`.

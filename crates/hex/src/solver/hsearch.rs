@@ -43,7 +43,7 @@
 //! Both widths find exactly the same connections (a test builds with both); on 7x7 and 8x8
 //! positions the narrow one took 8–10 % less time for the same nodes.
 
-use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not};
+use std::ops::{BitAnd, BitAndAssign, BitOr, BitOrAssign, Not, Shl, Shr};
 
 use super::geometry::{Geometry, bits};
 use crate::board::Color;
@@ -62,6 +62,8 @@ pub(crate) trait Carrier:
     + Not<Output = Self>
     + BitAndAssign
     + BitOrAssign
+    + Shl<u32, Output = Self>
+    + Shr<u32, Output = Self>
     + Send
     + Sync
     + 'static
