@@ -78,7 +78,9 @@
 //! `param_hex exploration C` and `param_hex rave K` set the MCTS search's UCB1 constant and RAVE
 //! equivalence parameter ([`MctsConfig::exploration`], [`MctsConfig::rave`]; 0 and 500 by
 //! default, `rave off` for plain UCT); `param_hex reuse 1` keeps the MCTS tree from move to move
-//! ([`MctsConfig::reuse_tree`]) and `param_hex playout_patterns 1` draws the playouts' cells by
+//! ([`MctsConfig::reuse_tree`]), `param_hex fill_in 1` goes on below each analysed node from
+//! its position with dead and captured cells filled in ([`MctsConfig::fill_in`]), and
+//! `param_hex playout_patterns 1` draws the playouts' cells by
 //! learned six-cell pattern weights ([`MctsConfig::playout_patterns`]); `param_hex threads T`
 //! searches with T threads (root parallelism, [`MctsConfig::threads`]; 1 by default, up to
 //! [`MAX_MCTS_THREADS`]; with two or more, one of them runs the exact solver beside the search
@@ -333,6 +335,9 @@ pub struct Settings {
     /// The MCTS player's [`MctsConfig::solver_beside_empty`]: with two threads or more, one
     /// solves beside the search in positions with at most this many empty cells.
     pub solver_beside: u32,
+    /// The MCTS player's [`MctsConfig::fill_in`]: go on below analysed nodes from their
+    /// position with dead and captured cells filled in.
+    pub fill_in: bool,
 }
 
 impl Default for Settings {
@@ -356,6 +361,7 @@ impl Default for Settings {
             playout_patterns: MctsConfig::default().playout_patterns,
             threads: MctsConfig::default().threads,
             solver_beside: MctsConfig::default().solver_beside_empty,
+            fill_in: MctsConfig::default().fill_in,
         }
     }
 }
@@ -379,7 +385,7 @@ pub const DEFAULT_PRIORS: f64 = 3.0;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 14] = [
+const PARAMETERS: [&str; 15] = [
     "player",
     "time",
     "depth",
@@ -394,6 +400,7 @@ const PARAMETERS: [&str; 14] = [
     "playout_patterns",
     "threads",
     "solver_beside",
+    "fill_in",
 ];
 
 /// The default time per move of the MCTS and strong players.
@@ -431,6 +438,7 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             playout_patterns: settings.playout_patterns,
             threads: settings.threads,
             solver_beside_empty: settings.solver_beside,
+            fill_in: settings.fill_in,
             ..MctsConfig::time(settings.time)
         })),
         PlayerKind::Strong => Box::new(StrongPlayer::new(StrongConfig::time(settings.time))),
@@ -796,7 +804,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -810,7 +818,8 @@ impl Engine {
                     u8::from(s.reuse),
                     u8::from(s.playout_patterns),
                     s.threads,
-                    s.solver_beside
+                    s.solver_beside,
+                    u8::from(s.fill_in)
                 ));
             }
             ["player", name] => {
@@ -887,6 +896,7 @@ impl Engine {
                 };
             }
             ["reuse", value] => settings.reuse = parse_switch("reuse", value)?,
+            ["fill_in", value] => settings.fill_in = parse_switch("fill_in", value)?,
             ["playout_patterns", value] => {
                 settings.playout_patterns = parse_switch("playout_patterns", value)?
             }

@@ -22,7 +22,11 @@
 //!    proof instead of playouts there and backs it up (MCTS-Solver: a node with a move proved to
 //!    win is won, a node whose every kept move is lost is lost), and stops when the root is
 //!    proved won. One analysis costs as much as many playouts, so it waits for nodes that have
-//!    earned it, as MoHex's knowledge threshold does. On boards larger than 11×11 the solver
+//!    earned it, as MoHex's knowledge threshold does. With [`MctsConfig::fill_in`] (off by
+//!    default) the search also goes on below an analysed node from its position with the dead
+//!    and captured cells filled in, as MoHex does ([`Knowledge::equivalent`]): the playouts
+//!    there no longer spend moves on cells that cannot matter, nor let a captured cell change
+//!    hands. On boards larger than 11×11 the solver
 //!    does not go; there a chain of bridges with disjoint carriers
 //!    ([`crate::bridge_chain::proved_win`], far cheaper than an analysis) still proves nodes.
 //! 5. **Priors** ([`MctsConfig::prior_weight`], off by default): when a node gets its children,
@@ -594,6 +598,10 @@ pub struct MctsConfig {
     /// ([`DEFAULT_SOLVER_BESIDE_EMPTY`] by default), instead of the solver first; the others
     /// search. A win it proves is played and ends the search.
     pub solver_beside_empty: u32,
+    /// With the knowledge on, the search goes on below each analysed node from its position
+    /// with the dead and captured cells filled in (as MoHex does), so the playouts there no
+    /// longer spend moves on cells that cannot matter or let captured cells change hands.
+    pub fill_in: bool,
 }
 
 impl MctsConfig {
@@ -628,6 +636,7 @@ impl Default for MctsConfig {
             reuse_tree: false,
             threads: 1,
             solver_beside_empty: DEFAULT_SOLVER_BESIDE_EMPTY,
+            fill_in: false,
         }
     }
 }
@@ -670,6 +679,11 @@ pub struct SolverKnowledge {
     pub calls: u64,
     /// Their total time.
     pub time: Duration,
+    /// Whether the search goes on below an analysed node from its position with the dead and
+    /// captured cells filled in ([`Knowledge::equivalent`]).
+    fill_in: bool,
+    /// The last position analysed and, if the analysis filled cells in, its filled position.
+    last_fill: Option<(Position, Position)>,
 }
 
 impl SolverKnowledge {
@@ -684,8 +698,26 @@ impl SolverKnowledge {
             }),
             calls: 0,
             time: Duration::ZERO,
+            fill_in: false,
+            last_fill: None,
         }
     }
+
+    /// The same knowledge, which with `fill_in` has the search go on below an analysed node
+    /// from its position with the dead and captured cells filled in ([`Knowledge::equivalent`];
+    /// [`MctsConfig::fill_in`]).
+    pub fn with_fill_in(self, fill_in: bool) -> Self {
+        SolverKnowledge { fill_in, ..self }
+    }
+}
+
+/// `position` with the stones of `filled` added, the same side to move.
+fn with_stones(position: &Position, filled: &[(Cell, Color)]) -> Position {
+    let mut board = *position.board();
+    for &(cell, colour) in filled {
+        board.set(cell, Some(colour));
+    }
+    Position::from_board(board, position.to_move())
 }
 
 impl Default for SolverKnowledge {
@@ -696,6 +728,7 @@ impl Default for SolverKnowledge {
 
 impl Knowledge<HexGame> for SolverKnowledge {
     fn analyse(&mut self, _: &HexGame, state: &Position, _: &[HexMove]) -> Insight<HexMove> {
+        self.last_fill = None;
         let started = Instant::now();
         let analysis = self.solver.analyse(state);
         self.calls += 1;
@@ -709,19 +742,29 @@ impl Knowledge<HexGame> for SolverKnowledge {
             Ok(Analysis::Loss { carrier }) => {
                 Insight::Solved { winner: me.opponent().index(), moves: moves(carrier) }
             }
-            Ok(Analysis::Open { moves: cells }) => Insight::Moves(moves(cells)),
+            Ok(Analysis::Open { moves: cells, filled }) => {
+                if self.fill_in && !filled.is_empty() {
+                    self.last_fill = Some((*state, with_stones(state, &filled)));
+                }
+                Insight::Moves(moves(cells))
+            }
             // Too large for the solver: a chain of bridges still proves a win on any board.
             Err(SolveError::TooLarge(_)) => bridge_insight(state),
             // The swap still available: nothing known.
             Err(_) => Insight::Nothing,
         }
     }
+
+    fn equivalent(&mut self, _: &HexGame, state: &Position, _: &[HexMove]) -> Option<Position> {
+        self.last_fill.take().filter(|(analysed, _)| analysed == state).map(|(_, filled)| filled)
+    }
 }
 
 /// The analyses the threads of one search share ([`MctsConfig::threads`]): the threads' trees
 /// reach the same nodes near the root, and an analysis is a function of the position alone, so
-/// a position one thread has analysed is not analysed again by another.
-type SharedInsights = Mutex<HashMap<Position, Insight<HexMove>>>;
+/// a position one thread has analysed is not analysed again by another (with the position
+/// filled in, if [`MctsConfig::fill_in`] gave it one).
+type SharedInsights = Mutex<HashMap<Position, (Insight<HexMove>, Option<Position>)>>;
 
 /// What the player's tree search knows: the solver's analysis if it is on (shared with the
 /// other threads' through `shared`, if any), and the pattern priors if they are.
@@ -737,12 +780,18 @@ impl Knowledge<HexGame> for TreeKnowledge<'_> {
         let Some(shared) = self.shared else { return solver.analyse(game, state, moves) };
         // A poisoned lock only means another thread panicked; the map is still whole.
         let lock = || shared.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(known) = lock().get(state) {
+        if let Some((known, fill)) = lock().get(state) {
+            solver.last_fill = fill.map(|filled| (*state, filled));
             return known.clone();
         }
         let insight = solver.analyse(game, state, moves);
-        lock().insert(*state, insight.clone());
+        let fill = solver.last_fill.map(|(_, filled)| filled);
+        lock().insert(*state, (insight.clone(), fill));
         insight
+    }
+
+    fn equivalent(&mut self, game: &HexGame, state: &Position, kept: &[HexMove]) -> Option<Position> {
+        self.solver.as_mut()?.equivalent(game, state, kept)
     }
 
     fn priors(&mut self, _: &HexGame, state: &Position, moves: &[HexMove], priors: &mut [f32]) -> bool {
@@ -848,11 +897,11 @@ impl MctsPlayer {
             helpers: (1..config.threads)
                 .map(|_| Helper {
                     playout: playout(),
-                    knowledge: SolverKnowledge::new(),
+                    knowledge: SolverKnowledge::new().with_fill_in(config.fill_in),
                     tree: SearchTree::new(),
                 })
                 .collect(),
-            knowledge: SolverKnowledge::new(),
+            knowledge: SolverKnowledge::new().with_fill_in(config.fill_in),
             insights: Mutex::new(HashMap::new()),
             solver: None,
             solver_time: Duration::ZERO,

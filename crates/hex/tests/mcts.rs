@@ -222,7 +222,7 @@ fn knowledge_limits_the_root_to_the_cells_the_solver_keeps() {
         let mv = player.choose_move(&pos);
         let searched: Vec<HexMove> = player.last_result().unwrap().moves.iter().map(|m| m.mv).collect();
         let kept = match solver.analyse(&pos).unwrap() {
-            Analysis::Open { moves } => moves,
+            Analysis::Open { moves, .. } => moves,
             other => panic!("{moves:?}: {other:?}"),
         };
         assert!(searched.len() < pos.legal_moves().len(), "{moves:?}: nothing pruned");
@@ -440,4 +440,50 @@ fn two_threads_share_the_budget_and_play_the_same_game_for_a_seed() {
     let (mut a, mut b) = (MctsPlayer::new(one), MctsPlayer::new(MctsConfig { threads: 0, ..one }));
     assert_eq!(a.choose_move(&start), b.choose_move(&start));
     assert_eq!(a.last_result().unwrap().moves, b.last_result().unwrap().moves);
+}
+
+#[test]
+fn filled_in_nodes_play_legal_games_alone_with_a_kept_tree_and_on_two_threads() {
+    // The knowledge early and often, so that many nodes are analysed and filled in; a move
+    // grown from a position before its fill-in would be played on a filled cell, which the
+    // debug build's `play_unchecked` refuses. The games must also be whole and the same for
+    // a seed.
+    let play = |reuse_tree: bool, threads: usize| {
+        let config = MctsConfig {
+            fill_in: true,
+            reuse_tree,
+            threads,
+            knowledge_after: Some(8),
+            seed: 5,
+            ..MctsConfig::iterations(1_500)
+        };
+        let mut player = MctsPlayer::new(config);
+        let mut position = Position::new(6).unwrap().play(HexMove::Place(Cell::new(0, 2))).unwrap();
+        let mut moves = Vec::new();
+        while position.winner().is_none() {
+            let mv = player.choose_move(&position);
+            moves.push(mv);
+            position = position.play(mv).unwrap();
+        }
+        moves
+    };
+    for (reuse_tree, threads) in [(false, 1), (true, 1), (false, 2)] {
+        let game = play(reuse_tree, threads);
+        assert!(game.len() >= 5, "{game:?}");
+        assert_eq!(game, play(reuse_tree, threads));
+    }
+}
+
+#[test]
+fn the_fill_in_changes_the_search_below_analysed_nodes() {
+    // 7x7 after a few moves, analysed after 8 visits: the fill-in changes what the playouts see,
+    // so the root's statistics differ from the search without it (same seed and budget).
+    let (pos, _) = hex::play_moves(7, ["d4", "c5", "e2", "b6", "f2"]).unwrap();
+    let stats = |fill_in| {
+        let config = MctsConfig { fill_in, knowledge_after: Some(8), ..MctsConfig::iterations(3_000) };
+        let mut player = MctsPlayer::new(config);
+        player.choose_move(&pos);
+        player.last_result().unwrap().moves.iter().map(|m| (m.mv, m.visits)).collect::<Vec<_>>()
+    };
+    assert_ne!(stats(true), stats(false));
 }

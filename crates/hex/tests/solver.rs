@@ -316,6 +316,14 @@ fn the_checker_refuses_a_losing_strategy() {
     assert_eq!(big, StrategyError::TooBig(3));
 }
 
+/// Who wins `pos` with perfect play, by the solver.
+fn winner(solver: &mut Solver, pos: &Position) -> Color {
+    match solver.solve(pos).unwrap().verdict {
+        Verdict::Win { winner, .. } => winner,
+        Verdict::Unknown(limit) => panic!("no limit was set, yet {limit:?}"),
+    }
+}
+
 /// Checks [`Solver::analyse`] on `pos` against the exact winning moves: a proved win or loss is
 /// right, a named winning move wins, and the cells left open contain a winning move whenever
 /// there is one (pruning never throws every win away).
@@ -332,9 +340,24 @@ fn check_analysis(solver: &mut Solver, pos: &Position, winning: &[HexMove]) -> R
             prop_assert!(winning.is_empty(), "a loss claimed in a won position");
             prop_assert!(carrier.iter().all(|c| empty.contains(&HexMove::Place(*c))));
         }
-        Analysis::Open { moves } => {
+        Analysis::Open { moves, filled } => {
             prop_assert!(!moves.is_empty());
             prop_assert!(moves.iter().all(|c| empty.contains(&HexMove::Place(*c))));
+            // The filled cells were empty, none is worth playing, and filling them changes
+            // the winner for neither side to move.
+            prop_assert!(filled.iter().all(|(c, _)| empty.contains(&HexMove::Place(*c))));
+            prop_assert!(moves.iter().all(|c| filled.iter().all(|(f, _)| f != c)));
+            let mut board = *pos.board();
+            for &(cell, colour) in &filled {
+                board.set(cell, Some(colour));
+            }
+            for to_move in [pos.to_move(), pos.to_move().opponent()] {
+                let before = Position::from_board(*pos.board(), to_move);
+                let after = Position::from_board(board, to_move);
+                if before.winner().is_none() && after.winner().is_none() {
+                    prop_assert_eq!(winner(solver, &before), winner(solver, &after), "{:?}", filled);
+                }
+            }
             if !winning.is_empty() {
                 prop_assert!(
                     moves.iter().any(|c| winning.contains(&HexMove::Place(*c))),

@@ -23,6 +23,10 @@
 //! for every node pays at nodes visited often, which is why the threshold is a count of visits,
 //! as in MoHex.
 //!
+//! Knowledge may also replace an analysed node's state by one with the same winner that the
+//! playouts judge better ([`Knowledge::equivalent`]; in Hex, the position with its dead and
+//! captured cells filled in): the search goes on from it below that node.
+//!
 //! A proved result ([`Insight::Solved`]) makes the search an MCTS-Solver (Winands, Björnsson
 //! and Saito, 2008): the node's iterations score the proved result instead of a playout, and
 //! proofs are backed up: a node where the player to move has a move proved to win is a win for
@@ -86,6 +90,7 @@
 //! assert!(found.value > 0.5);
 //! ```
 
+use std::collections::HashMap;
 use std::time::Duration;
 
 use rand::{RngExt, SeedableRng};
@@ -384,6 +389,40 @@ pub trait Knowledge<G: Game> {
         let _ = (game, state, moves, priors);
         false
     }
+
+    /// A state to go on from below a node instead of `state`, asked right after
+    /// [`Knowledge::analyse`] answered [`Insight::Moves`] with `kept` for it: a state with the
+    /// same winner under perfect play, from which the playouts judge the node's moves better (in
+    /// Hex: the position with its dead and captured cells filled in, as MoHex plays its playouts
+    /// on). Every move of `kept` must be legal there; the search then drops what it had grown
+    /// below the node's children, since their moves were generated from `state`, and plays the
+    /// node's later iterations from the new state. `None` (the default): `state` itself.
+    ///
+    /// # Examples
+    ///
+    /// In the Nim game of the [module docs](self), a pile of `n` stones plays like a pile of
+    /// `n mod 4` as far as who wins goes (the moves kept must stay legal: here 1, 2 and 3 take
+    /// stones from a pile of at least 4):
+    ///
+    /// ```
+    /// use search_core::Game;
+    /// use search_core::mcts::{Insight, Knowledge};
+    ///
+    /// struct Small;
+    ///
+    /// impl<G: Game<Move = u32, State = (u32, u8)>> Knowledge<G> for Small {
+    ///     fn analyse(&mut self, _: &G, _: &(u32, u8), moves: &[u32]) -> Insight<u32> {
+    ///         Insight::Moves(moves.to_vec())
+    ///     }
+    ///     fn equivalent(&mut self, _: &G, &(stones, player): &(u32, u8), _: &[u32]) -> Option<(u32, u8)> {
+    ///         (stones >= 8).then_some((4 + stones % 4, player))
+    ///     }
+    /// }
+    /// ```
+    fn equivalent(&mut self, game: &G, state: &G::State, kept: &[G::Move]) -> Option<G::State> {
+        let _ = (game, state, kept);
+        None
+    }
 }
 
 /// No knowledge: every move is searched.
@@ -405,6 +444,9 @@ struct Node<M> {
     refined: bool,
     /// Whether the knowledge of the parent dropped this node's move.
     pruned: bool,
+    /// Whether the search goes on from [`Knowledge::equivalent`]'s state below this node
+    /// (kept in [`Search::equivalents`]).
+    replaced: bool,
     /// The winner of this node's state, once proved.
     solved: Option<Player>,
     /// The move's share of its siblings' priors (0 without priors).
@@ -425,6 +467,7 @@ impl<M> Node<M> {
             expanded: false,
             refined: false,
             pruned: false,
+            replaced: false,
             solved: None,
             prior: 0.0,
             visits: 0,
@@ -682,7 +725,12 @@ pub fn search_in_tree<G: Game, P: Playout<G>, K: Knowledge<G> + ?Sized, C: Clock
         stamp: 0,
         priors: Vec::new(),
         terms: VisitTerms::new(config),
+        equivalents: HashMap::new(),
     };
+    // The states that replaced nodes' states belonged to the last search (see `equivalents`).
+    for node in &mut search.nodes {
+        node.replaced = false;
+    }
     let rave = config.rave.is_some() && game.move_space() > 0;
     if rave {
         search.marks = vec![0; MAX_PLAYERS * game.move_space()];
@@ -732,6 +780,9 @@ struct Search<'a, G: Game> {
     priors: Vec<f32>,
     /// The score terms that depend on a child's visits alone.
     terms: VisitTerms,
+    /// The states the search goes on from below the nodes marked `replaced`, by node
+    /// ([`Knowledge::equivalent`]); this search's only, so a kept tree starts without them.
+    equivalents: HashMap<u32, G::State>,
 }
 
 /// How many visit counts [`VisitTerms`] tables: most children of a node are visited fewer
@@ -852,9 +903,27 @@ impl<G: Game> Search<'_, G> {
         if !moves.iter().any(keeps) {
             return;
         }
-        for child in &mut self.nodes[children] {
+        for child in &mut self.nodes[children.clone()] {
             child.pruned = !keeps(&child.mv.expect("a child has a move"));
         }
+        if self.nodes[node].solved.is_some() {
+            return;
+        }
+        let kept: Vec<G::Move> = moves.into_iter().filter(|mv| keeps(mv)).collect();
+        let Some(equivalent) = knowledge.equivalent(self.game, state, &kept) else { return };
+        // The kept children's subtrees were grown from `state`, whose moves may not all be
+        // legal in the new state: they start again (their own statistics stay).
+        for child in &mut self.nodes[children] {
+            if !child.pruned {
+                child.expanded = false;
+                child.refined = false;
+                child.replaced = false;
+                child.first_child = 0;
+                child.children = 0;
+            }
+        }
+        self.nodes[node].replaced = true;
+        self.equivalents.insert(node as u32, equivalent);
     }
 
     /// The child of `node` with the best upper confidence bound (the first of equals): a
@@ -934,6 +1003,9 @@ impl<G: Game> Search<'_, G> {
                 if self.nodes[node].solved.is_some() {
                     break;
                 }
+            }
+            if self.nodes[node].replaced {
+                state = self.equivalents[&(node as u32)].clone();
             }
             node = self.select(node);
             let (mover, mv) = (self.nodes[node].mover, self.nodes[node].mv.expect("a child has a move"));

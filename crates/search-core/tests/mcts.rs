@@ -3,7 +3,7 @@
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use search_core::mcts::{self, Config, Insight, RandomPlayout, Rewards};
+use search_core::mcts::{self, Config, Insight, Knowledge, RandomPlayout, Rewards};
 use search_core::tree::{NodeId, Shape, Tree, TreeEval};
 use search_core::{Game, Horizon, MoveList, ToMove, minimax};
 
@@ -471,4 +471,167 @@ fn advancing_off_the_tree_empties_it() {
         &WallClock::start(),
     );
     assert_eq!(u64::from(kept.root_visits()), found.iterations);
+}
+
+/// Two players in turn take 1, 2 or 3 from a pile; whoever takes the last stone wins.
+struct Nim;
+
+impl Game for Nim {
+    type State = (u32, u8);
+    type Move = u32;
+
+    fn to_move(&self, &(stones, player): &(u32, u8)) -> ToMove {
+        if stones == 0 { ToMove::Terminal } else { ToMove::Player(player) }
+    }
+    fn moves(&self, &(stones, _): &(u32, u8), moves: &mut MoveList<u32>) {
+        moves.extend((1..=3).filter(|&take| take <= stones));
+    }
+    fn play(&self, &(stones, player): &(u32, u8), take: u32) -> (u32, u8) {
+        (stones - take, 1 - player)
+    }
+}
+
+/// Knowledge that keeps every move of a Nim pile and replaces a pile of 8 or more by the
+/// pile of 4 to 7 with the same remainder mod 4, which has the same winner.
+struct ModFour {
+    replaced: u32,
+}
+
+impl Knowledge<Nim> for ModFour {
+    fn analyse(&mut self, _: &Nim, _: &(u32, u8), moves: &[u32]) -> Insight<u32> {
+        Insight::Moves(moves.to_vec())
+    }
+    fn equivalent(&mut self, _: &Nim, &(stones, player): &(u32, u8), kept: &[u32]) -> Option<(u32, u8)> {
+        assert!(kept.iter().all(|&take| take <= 3));
+        (stones >= 8).then(|| {
+            self.replaced += 1;
+            (4 + stones % 4, player)
+        })
+    }
+}
+
+/// A random Nim playout that records the largest pile it started from.
+struct Recording {
+    largest: u32,
+}
+
+impl mcts::Playout<Nim> for Recording {
+    fn playout(
+        &mut self,
+        game: &Nim,
+        state: &(u32, u8),
+        rng: &mut mcts::McRng,
+        trace: &mut Vec<(u8, u32)>,
+    ) -> Rewards {
+        self.largest = self.largest.max(state.0);
+        // At an empty pile the player to move is the one who did not take the last stone.
+        RandomPlayout::new(|&(_, to_move): &(u32, u8)| mcts::win_for(1 - to_move))
+            .playout(game, state, rng, trace)
+    }
+}
+
+#[test]
+fn an_equivalent_state_replaces_the_node_state_below_it() {
+    // 21 stones: taking 1 leaves a multiple of 4, the only winning move. With the root
+    // replaced by a pile of 5 at once, every playout starts from at most 4 stones.
+    for after in [Some(0), Some(3)] {
+        let config = Config {
+            knowledge_after: after,
+            expand_after: 1,
+            ..Config::iterations(2_000).with_rave(100.0).with_seed(3)
+        };
+        let mut knowledge = ModFour { replaced: 0 };
+        let mut playout = Recording { largest: 0 };
+        let clock = search_core::WallClock::start();
+        let found =
+            mcts::search_with_knowledge(&Nim, &(21, 0), &mut playout, &mut knowledge, &config, &clock);
+        assert_eq!(found.best_move, Some(1), "{after:?}");
+        assert_eq!(knowledge.replaced, 1, "only the root's pile is 8 or more");
+        assert!(playout.largest <= 4, "a playout started from {} stones", playout.largest);
+    }
+    // Without the replacement, playouts start from the real piles.
+    let mut playout = Recording { largest: 0 };
+    let config =
+        Config { knowledge_after: Some(0), expand_after: 1, ..Config::iterations(200).with_rave(100.0) };
+    let clock = search_core::WallClock::start();
+    mcts::search_with_knowledge(&Nim, &(21, 0), &mut playout, &mut KeepAll, &config, &clock);
+    assert!(playout.largest >= 18);
+}
+
+/// Nim whose piles remember whether they descend from a state [`Marking`] replaced: such a
+/// pile names its moves 11 to 13 instead of 1 to 3, and only the replacing state itself (kept
+/// moves are generated before it) may still be played with the old names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Pile {
+    stones: u32,
+    player: u8,
+    marked: bool,
+    fresh: bool,
+}
+
+struct MarkedNim;
+
+impl Game for MarkedNim {
+    type State = Pile;
+    type Move = u32;
+
+    fn to_move(&self, pile: &Pile) -> ToMove {
+        if pile.stones == 0 { ToMove::Terminal } else { ToMove::Player(pile.player) }
+    }
+    fn moves(&self, pile: &Pile, moves: &mut MoveList<u32>) {
+        let name = if pile.marked { 10 } else { 0 };
+        moves.extend((1..=3).filter(|&take| take <= pile.stones).map(|take| take + name));
+    }
+    fn play(&self, pile: &Pile, mv: u32) -> Pile {
+        assert!(
+            mv > 10 || !pile.marked || pile.fresh,
+            "move {mv} generated from an old state played at {pile:?}"
+        );
+        let take = mv % 10;
+        assert!(take <= pile.stones);
+        Pile { stones: pile.stones - take, player: 1 - pile.player, marked: pile.marked, fresh: false }
+    }
+}
+
+/// Replaces the root's children (piles of 19 to 21) by the marked piles of 4 to 7 with the
+/// same remainder mod 4.
+struct Marking {
+    replaced: u32,
+}
+
+impl Knowledge<MarkedNim> for Marking {
+    fn analyse(&mut self, _: &MarkedNim, _: &Pile, moves: &[u32]) -> Insight<u32> {
+        Insight::Moves(moves.to_vec())
+    }
+    fn equivalent(&mut self, _: &MarkedNim, pile: &Pile, _: &[u32]) -> Option<Pile> {
+        (!pile.marked && (19..=21).contains(&pile.stones)).then(|| {
+            self.replaced += 1;
+            Pile { stones: 4 + pile.stones % 4, marked: true, fresh: true, ..*pile }
+        })
+    }
+}
+
+#[test]
+fn a_node_replaced_late_drops_the_subtrees_grown_from_its_old_state() {
+    // The root's children, 21, 20 and 19 stones, grow subtrees before the knowledge comes
+    // (after 50 visits); then each becomes a marked pile of 4 to 7, whose descendants name
+    // their moves differently: the subtrees grown below its children must be dropped and
+    // grown again, or the game refuses their moves.
+    let mut playout = RandomPlayout::new(|pile: &Pile| mcts::win_for(1 - pile.player));
+    for seed in 0..5 {
+        let config = Config {
+            knowledge_after: Some(50),
+            expand_after: 1,
+            ..Config::iterations(3_000).with_rave(100.0).with_seed(seed)
+        };
+        let mut knowledge = Marking { replaced: 0 };
+        let clock = search_core::WallClock::start();
+        let root = Pile { stones: 22, player: 0, marked: false, fresh: false };
+        let found =
+            mcts::search_with_knowledge(&MarkedNim, &root, &mut playout, &mut knowledge, &config, &clock);
+        // 22 stones: take 2 (the search ends early once the small piles prove the root won).
+        assert_eq!(found.best_move, Some(2));
+        assert_eq!(found.moves.iter().find(|m| m.mv == 2).and_then(|m| m.winner), Some(0));
+        assert!(knowledge.replaced >= 1);
+    }
 }

@@ -313,6 +313,10 @@ pub enum Analysis {
         /// dead, captured, vulnerable or dominated. Never empty when the position has an empty
         /// cell.
         moves: Vec<Cell>,
+        /// The empty cells the fill-in gave a colour (dead cells, and cells captured by their
+        /// owner), in cell order: the position with these stones added has the same winner
+        /// whoever is to move, and `moves` are empty there.
+        filled: Vec<(Cell, Color)>,
     },
 }
 
@@ -523,7 +527,7 @@ impl Solver {
     /// // White to move after a1 on 9x9: not known, but not every cell is worth a search.
     /// let (pos, _) = play_moves(9, ["a1"]).unwrap();
     /// match solver.analyse(&pos).unwrap() {
-    ///     Analysis::Open { moves } => assert!(!moves.is_empty() && moves.len() < 80),
+    ///     Analysis::Open { moves, .. } => assert!(!moves.is_empty() && moves.len() < 80),
     ///     other => panic!("{other:?}"),
     /// }
     /// ```
@@ -536,7 +540,18 @@ impl Solver {
         Ok(match insight {
             Insight::Win(best) => Analysis::Win { winning_move: best.map(|b| geo.cell(b)) },
             Insight::Loss(carrier) => Analysis::Loss { carrier: cells(carrier) },
-            Insight::Open(moves) => Analysis::Open { moves: cells(moves) },
+            Insight::Open(moves, stones) => {
+                let mut filled: Vec<(Cell, Color)> = [Color::Black, Color::White]
+                    .into_iter()
+                    .flat_map(|colour| {
+                        let added =
+                            stones[usize::from(colour.index())] & !state.stones[usize::from(colour.index())];
+                        cells(added).into_iter().map(move |cell| (cell, colour))
+                    })
+                    .collect();
+                filled.sort();
+                Analysis::Open { moves: cells(moves), filled }
+            }
         })
     }
 

@@ -296,8 +296,9 @@ pub(crate) enum Insight {
     Win(Option<usize>),
     /// The side to move loses; the opponent's winning connection needs these cells.
     Loss(u128),
-    /// Not known: the cells worth playing (the must-play region less inferior cells).
-    Open(u128),
+    /// Not known: the cells worth playing (the must-play region less inferior cells), and
+    /// both colours' stones after the fill-in (Black's, then White's).
+    Open(u128, [u128; 2]),
 }
 
 /// How a position is decided before any analysis ([`settled`]).
@@ -553,7 +554,7 @@ impl Search<'_> {
         match self.quick(me, own, other, empty, true, self.regions) {
             Quick::Solved(v) if v.phi == 0 => Insight::Win((empty >> v.best & 1 == 1).then_some(v.best)),
             Quick::Solved(v) => Insight::Loss(v.proof),
-            Quick::Open { must, .. } => Insight::Open(must),
+            Quick::Open { must, .. } => Insight::Open(must, stones),
         }
     }
 
