@@ -23,6 +23,10 @@
 //!   iterations from 9×9 after a first stone at e5, on `T` threads (root parallelism: the
 //!   budget is split between the threads), so criterion reports iterations per second.
 //!
+//! - `mcts/fill-in/{off,on}`: the same one-thread search from a 9×9 middle game, without and
+//!   with [`MctsConfig::fill_in`] (the search going on below analysed nodes from their
+//!   positions with dead and captured cells filled in).
+//!
 //! The boards' win counts and distances, and the searches' node counts, go to stderr (stdout
 //! belongs to criterion: test runners read its list of benchmarks there).
 //!
@@ -265,6 +269,21 @@ fn mcts_threads(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("threads", threads), |b| {
             // A fresh player each time: no tree kept from the last search.
             b.iter(|| MctsPlayer::new(config).decide(black_box(&start)).0)
+        });
+    }
+    // A 9x9 middle game (ten stones of a game against MoHex), where the analysed nodes have
+    // cells to fill in: the search with and without going on from the filled positions.
+    let (middle, _) = hex::play_moves(9, ["a9", "e5", "d5", "c7", "b7", "c6", "b6", "c4", "b3", "b4"])
+        .expect("a legal game");
+    for (name, fill_in) in [("off", false), ("on", true)] {
+        let config = MctsConfig {
+            fill_in,
+            knowledge_after: Some(hex::gtp::DEFAULT_KNOWLEDGE),
+            prior_weight: Some(hex::gtp::DEFAULT_PRIORS),
+            ..MctsConfig::iterations(MCTS_ITERATIONS)
+        };
+        group.bench_function(BenchmarkId::new("fill-in", name), |b| {
+            b.iter(|| MctsPlayer::new(config).decide(black_box(&middle)).0)
         });
     }
     group.finish();

@@ -382,18 +382,23 @@ fn a_kept_tree_carries_the_visits_of_the_move_and_reply_played() {
     }
 }
 
+/// The moves of a game `config`'s player plays against itself from `start`, to the end.
+fn self_play(config: MctsConfig, start: Position) -> Vec<HexMove> {
+    let mut player = MctsPlayer::new(config);
+    let mut position = start;
+    let mut moves = Vec::new();
+    while position.winner().is_none() {
+        let mv = player.choose_move(&position);
+        moves.push(mv);
+        position = position.play(mv).unwrap();
+    }
+    moves
+}
+
 #[test]
 fn a_kept_tree_plays_the_same_game_for_a_seed() {
     let play = || {
-        let mut player = MctsPlayer::new(MctsConfig { reuse_tree: true, ..MctsConfig::iterations(400) });
-        let mut position = Position::new(5).unwrap();
-        let mut moves = Vec::new();
-        while position.winner().is_none() {
-            let mv = player.choose_move(&position);
-            moves.push(mv);
-            position = position.play(mv).unwrap();
-        }
-        moves
+        self_play(MctsConfig { reuse_tree: true, ..MctsConfig::iterations(400) }, Position::new(5).unwrap())
     };
     assert_eq!(play(), play());
 }
@@ -457,15 +462,7 @@ fn filled_in_nodes_play_legal_games_alone_with_a_kept_tree_and_on_two_threads() 
             seed: 5,
             ..MctsConfig::iterations(1_500)
         };
-        let mut player = MctsPlayer::new(config);
-        let mut position = Position::new(6).unwrap().play(HexMove::Place(Cell::new(0, 2))).unwrap();
-        let mut moves = Vec::new();
-        while position.winner().is_none() {
-            let mv = player.choose_move(&position);
-            moves.push(mv);
-            position = position.play(mv).unwrap();
-        }
-        moves
+        self_play(config, Position::new(6).unwrap().play(HexMove::Place(Cell::new(0, 2))).unwrap())
     };
     for (reuse_tree, threads) in [(false, 1), (true, 1), (false, 2)] {
         let game = play(reuse_tree, threads);

@@ -473,100 +473,22 @@ fn advancing_off_the_tree_empties_it() {
     assert_eq!(u64::from(kept.root_visits()), found.iterations);
 }
 
-/// Two players in turn take 1, 2 or 3 from a pile; whoever takes the last stone wins.
-struct Nim;
-
-impl Game for Nim {
-    type State = (u32, u8);
-    type Move = u32;
-
-    fn to_move(&self, &(stones, player): &(u32, u8)) -> ToMove {
-        if stones == 0 { ToMove::Terminal } else { ToMove::Player(player) }
-    }
-    fn moves(&self, &(stones, _): &(u32, u8), moves: &mut MoveList<u32>) {
-        moves.extend((1..=3).filter(|&take| take <= stones));
-    }
-    fn play(&self, &(stones, player): &(u32, u8), take: u32) -> (u32, u8) {
-        (stones - take, 1 - player)
-    }
-}
-
-/// Knowledge that keeps every move of a Nim pile and replaces a pile of 8 or more by the
-/// pile of 4 to 7 with the same remainder mod 4, which has the same winner.
-struct ModFour {
-    replaced: u32,
-}
-
-impl Knowledge<Nim> for ModFour {
-    fn analyse(&mut self, _: &Nim, _: &(u32, u8), moves: &[u32]) -> Insight<u32> {
-        Insight::Moves(moves.to_vec())
-    }
-    fn equivalent(&mut self, _: &Nim, &(stones, player): &(u32, u8), kept: &[u32]) -> Option<(u32, u8)> {
-        assert!(kept.iter().all(|&take| take <= 3));
-        (stones >= 8).then(|| {
-            self.replaced += 1;
-            (4 + stones % 4, player)
-        })
-    }
-}
-
-/// A random Nim playout that records the largest pile it started from.
-struct Recording {
-    largest: u32,
-}
-
-impl mcts::Playout<Nim> for Recording {
-    fn playout(
-        &mut self,
-        game: &Nim,
-        state: &(u32, u8),
-        rng: &mut mcts::McRng,
-        trace: &mut Vec<(u8, u32)>,
-    ) -> Rewards {
-        self.largest = self.largest.max(state.0);
-        // At an empty pile the player to move is the one who did not take the last stone.
-        RandomPlayout::new(|&(_, to_move): &(u32, u8)| mcts::win_for(1 - to_move))
-            .playout(game, state, rng, trace)
-    }
-}
-
-#[test]
-fn an_equivalent_state_replaces_the_node_state_below_it() {
-    // 21 stones: taking 1 leaves a multiple of 4, the only winning move. With the root
-    // replaced by a pile of 5 at once, every playout starts from at most 4 stones.
-    for after in [Some(0), Some(3)] {
-        let config = Config {
-            knowledge_after: after,
-            expand_after: 1,
-            ..Config::iterations(2_000).with_rave(100.0).with_seed(3)
-        };
-        let mut knowledge = ModFour { replaced: 0 };
-        let mut playout = Recording { largest: 0 };
-        let clock = search_core::WallClock::start();
-        let found =
-            mcts::search_with_knowledge(&Nim, &(21, 0), &mut playout, &mut knowledge, &config, &clock);
-        assert_eq!(found.best_move, Some(1), "{after:?}");
-        assert_eq!(knowledge.replaced, 1, "only the root's pile is 8 or more");
-        assert!(playout.largest <= 4, "a playout started from {} stones", playout.largest);
-    }
-    // Without the replacement, playouts start from the real piles.
-    let mut playout = Recording { largest: 0 };
-    let config =
-        Config { knowledge_after: Some(0), expand_after: 1, ..Config::iterations(200).with_rave(100.0) };
-    let clock = search_core::WallClock::start();
-    mcts::search_with_knowledge(&Nim, &(21, 0), &mut playout, &mut KeepAll, &config, &clock);
-    assert!(playout.largest >= 18);
-}
-
-/// Nim whose piles remember whether they descend from a state [`Marking`] replaced: such a
-/// pile names its moves 11 to 13 instead of 1 to 3, and only the replacing state itself (kept
-/// moves are generated before it) may still be played with the old names.
+/// Nim (two players in turn take 1, 2 or 3 stones; whoever takes the last stone wins) whose
+/// piles remember whether they descend from a state [`Marking`] replaced: such a pile names
+/// its moves 11 to 13 instead of 1 to 3, and only the replacing state itself (its kept moves
+/// were generated before it) may still be played with the old names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Pile {
     stones: u32,
     player: u8,
     marked: bool,
     fresh: bool,
+}
+
+impl Pile {
+    fn new(stones: u32) -> Pile {
+        Pile { stones, player: 0, marked: false, fresh: false }
+    }
 }
 
 struct MarkedNim;
@@ -593,9 +515,10 @@ impl Game for MarkedNim {
     }
 }
 
-/// Replaces the root's children (piles of 19 to 21) by the marked piles of 4 to 7 with the
-/// same remainder mod 4.
+/// Knowledge that keeps every move and replaces an unmarked pile of `piles` stones by the
+/// marked pile of 4 to 7 with the same remainder mod 4, which has the same winner.
 struct Marking {
+    piles: std::ops::RangeInclusive<u32>,
     replaced: u32,
 }
 
@@ -604,11 +527,66 @@ impl Knowledge<MarkedNim> for Marking {
         Insight::Moves(moves.to_vec())
     }
     fn equivalent(&mut self, _: &MarkedNim, pile: &Pile, _: &[u32]) -> Option<Pile> {
-        (!pile.marked && (19..=21).contains(&pile.stones)).then(|| {
+        (!pile.marked && self.piles.contains(&pile.stones)).then(|| {
             self.replaced += 1;
             Pile { stones: 4 + pile.stones % 4, marked: true, fresh: true, ..*pile }
         })
     }
+}
+
+/// A random Nim playout that records the largest pile it started from.
+struct Recording {
+    largest: u32,
+}
+
+impl mcts::Playout<MarkedNim> for Recording {
+    fn playout(
+        &mut self,
+        game: &MarkedNim,
+        pile: &Pile,
+        rng: &mut mcts::McRng,
+        trace: &mut Vec<(u8, u32)>,
+    ) -> Rewards {
+        self.largest = self.largest.max(pile.stones);
+        // At an empty pile the player to move is the one who did not take the last stone.
+        RandomPlayout::new(|pile: &Pile| mcts::win_for(1 - pile.player)).playout(game, pile, rng, trace)
+    }
+}
+
+/// A search of `stones` with `knowledge` after `after` visits: its result, and the largest
+/// pile a playout started from.
+fn marked_search(
+    stones: u32,
+    knowledge: &mut Marking,
+    after: u32,
+    seed: u64,
+) -> (mcts::MctsResult<u32>, u32) {
+    let config = Config {
+        knowledge_after: Some(after),
+        expand_after: 1,
+        ..Config::iterations(3_000).with_rave(100.0).with_seed(seed)
+    };
+    let mut playout = Recording { largest: 0 };
+    let clock = search_core::WallClock::start();
+    let found =
+        mcts::search_with_knowledge(&MarkedNim, &Pile::new(stones), &mut playout, knowledge, &config, &clock);
+    (found, playout.largest)
+}
+
+#[test]
+fn an_equivalent_state_replaces_the_node_state_below_it() {
+    // 21 stones: taking 1 leaves a multiple of 4, the only winning move. The root, analysed
+    // before the search, becomes a pile of 5 at once, so every playout starts from at most 4.
+    for after in [0, 3] {
+        let mut knowledge = Marking { piles: 8..=u32::MAX, replaced: 0 };
+        let (found, largest) = marked_search(21, &mut knowledge, after, 3);
+        assert_eq!(found.best_move, Some(1), "{after}");
+        assert_eq!(knowledge.replaced, 1, "only the root's pile is 8 or more");
+        assert!(largest <= 4, "a playout started from {largest} stones");
+    }
+    // Without the replacement, playouts start from the real piles.
+    let (_, largest) = marked_search(21, &mut Marking { piles: 0..=0, replaced: 0 }, 0, 3);
+    assert!(largest >= 18);
 }
 
 #[test]
@@ -617,18 +595,9 @@ fn a_node_replaced_late_drops_the_subtrees_grown_from_its_old_state() {
     // (after 50 visits); then each becomes a marked pile of 4 to 7, whose descendants name
     // their moves differently: the subtrees grown below its children must be dropped and
     // grown again, or the game refuses their moves.
-    let mut playout = RandomPlayout::new(|pile: &Pile| mcts::win_for(1 - pile.player));
     for seed in 0..5 {
-        let config = Config {
-            knowledge_after: Some(50),
-            expand_after: 1,
-            ..Config::iterations(3_000).with_rave(100.0).with_seed(seed)
-        };
-        let mut knowledge = Marking { replaced: 0 };
-        let clock = search_core::WallClock::start();
-        let root = Pile { stones: 22, player: 0, marked: false, fresh: false };
-        let found =
-            mcts::search_with_knowledge(&MarkedNim, &root, &mut playout, &mut knowledge, &config, &clock);
+        let mut knowledge = Marking { piles: 19..=21, replaced: 0 };
+        let (found, _) = marked_search(22, &mut knowledge, 50, seed);
         // 22 stones: take 2 (the search ends early once the small piles prove the root won).
         assert_eq!(found.best_move, Some(2));
         assert_eq!(found.moves.iter().find(|m| m.mv == 2).and_then(|m| m.winner), Some(0));
