@@ -396,7 +396,9 @@ pub trait Knowledge<G: Game> {
     /// Hex: the position with its dead and captured cells filled in, as MoHex plays its playouts
     /// on). Every move of `kept` must be legal there; the search then drops what it had grown
     /// below the node's children, since their moves were generated from `state`, and plays the
-    /// node's later iterations from the new state. `None` (the default): `state` itself.
+    /// node's later iterations from the new state. A replacement lasts one search: a tree kept
+    /// for the next ([`SearchTree`]) drops what grew below the replaced nodes' children and
+    /// asks again. `None` (the default): `state` itself.
     ///
     /// # Examples
     ///
@@ -727,9 +729,15 @@ pub fn search_in_tree<G: Game, P: Playout<G>, K: Knowledge<G> + ?Sized, C: Clock
         terms: VisitTerms::new(config),
         equivalents: HashMap::new(),
     };
-    // The states that replaced nodes' states belonged to the last search (see `equivalents`).
-    for node in &mut search.nodes {
-        node.replaced = false;
+    // The states that replaced nodes' states belonged to the last search (see `equivalents`):
+    // what grew below them goes, and the knowledge is asked again on the next visit.
+    for node in 0..search.nodes.len() {
+        if search.nodes[node].replaced {
+            search.regrow_children(node);
+            let n = &mut search.nodes[node];
+            n.replaced = false;
+            n.refined = false;
+        }
     }
     let rave = config.rave.is_some() && game.move_space() > 0;
     if rave {
@@ -781,7 +789,8 @@ struct Search<'a, G: Game> {
     /// The score terms that depend on a child's visits alone.
     terms: VisitTerms,
     /// The states the search goes on from below the nodes marked `replaced`, by node
-    /// ([`Knowledge::equivalent`]); this search's only, so a kept tree starts without them.
+    /// ([`Knowledge::equivalent`]); this search's only: a kept tree drops what grew below them
+    /// and asks the knowledge again.
     equivalents: HashMap<u32, G::State>,
 }
 
@@ -903,7 +912,7 @@ impl<G: Game> Search<'_, G> {
         if !moves.iter().any(keeps) {
             return;
         }
-        for child in &mut self.nodes[children.clone()] {
+        for child in &mut self.nodes[children] {
             child.pruned = !keeps(&child.mv.expect("a child has a move"));
         }
         if self.nodes[node].solved.is_some() {
@@ -911,8 +920,17 @@ impl<G: Game> Search<'_, G> {
         }
         let kept: Vec<G::Move> = moves.into_iter().filter(|mv| keeps(mv)).collect();
         let Some(equivalent) = knowledge.equivalent(self.game, state, &kept) else { return };
-        // The kept children's subtrees were grown from `state`, whose moves may not all be
-        // legal in the new state: they start again (their own statistics stay).
+        self.regrow_children(node);
+        self.nodes[node].replaced = true;
+        self.equivalents.insert(node as u32, equivalent);
+    }
+
+    /// Drops what grew below the kept children of `node` (their own statistics stay), to be
+    /// grown again from another state of `node`: moves generated from one state need not be
+    /// legal in the other.
+    fn regrow_children(&mut self, node: usize) {
+        let n = &self.nodes[node];
+        let children = n.first_child as usize..(n.first_child + n.children) as usize;
         for child in &mut self.nodes[children] {
             if !child.pruned {
                 child.expanded = false;
@@ -922,8 +940,6 @@ impl<G: Game> Search<'_, G> {
                 child.children = 0;
             }
         }
-        self.nodes[node].replaced = true;
-        self.equivalents.insert(node as u32, equivalent);
     }
 
     /// The child of `node` with the best upper confidence bound (the first of equals): a

@@ -509,6 +509,7 @@ impl Game for MarkedNim {
             mv > 10 || !pile.marked || pile.fresh,
             "move {mv} generated from an old state played at {pile:?}"
         );
+        assert!(mv < 10 || pile.marked, "move {mv} generated from a marked state played at {pile:?}");
         let take = mv % 10;
         assert!(take <= pile.stones);
         Pile { stones: pile.stones - take, player: 1 - pile.player, marked: pile.marked, fresh: false }
@@ -603,4 +604,29 @@ fn a_node_replaced_late_drops_the_subtrees_grown_from_its_old_state() {
         assert_eq!(found.moves.iter().find(|m| m.mv == 2).and_then(|m| m.winner), Some(0));
         assert!(knowledge.replaced >= 1);
     }
+}
+
+#[test]
+fn a_kept_tree_drops_what_grew_below_replaced_nodes_and_asks_again() {
+    // The replacements belong to one search: a second search on the kept tree starts from the
+    // unmarked piles again, so the marked moves grown below them must go, and the knowledge
+    // is asked again on the next visit.
+    let mut tree = mcts::SearchTree::new();
+    let mut knowledge = Marking { piles: 21..=21, replaced: 0 };
+    let mut playout = Recording { largest: 0 };
+    // Few iterations a search, so that the root is not yet proved won and the next search
+    // goes on through the replaced nodes.
+    let config =
+        Config { knowledge_after: Some(20), expand_after: 1, ..Config::iterations(60).with_rave(100.0) };
+    let clock = search_core::WallClock::start();
+    let root = Pile::new(22);
+    let mut replaced = vec![0];
+    for _ in 0..4 {
+        mcts::search_in_tree(&MarkedNim, &root, &mut tree, &mut playout, &mut knowledge, &config, &clock);
+        replaced.push(knowledge.replaced);
+        tree.advance(&[]);
+    }
+    // The pile of 21 (after taking 1) is replaced in the first search and again in the next,
+    // on its first visit.
+    assert_eq!(replaced[1..3], [1, 2], "{replaced:?}");
 }
