@@ -259,13 +259,14 @@ fn mcts_threads(c: &mut Criterion) {
     let mut group = new_group(c, "mcts");
     group.throughput(Throughput::Elements(MCTS_ITERATIONS));
     let start = Position::new(9).unwrap().play(HexMove::Place(Cell::new(4, 4))).unwrap();
+    // The GTP engine's knowledge and priors, a fixed budget.
+    let engine = MctsConfig {
+        knowledge_after: Some(hex::gtp::DEFAULT_KNOWLEDGE),
+        prior_weight: Some(hex::gtp::DEFAULT_PRIORS),
+        ..MctsConfig::iterations(MCTS_ITERATIONS)
+    };
     for threads in [1, 2] {
-        let config = MctsConfig {
-            threads,
-            knowledge_after: Some(hex::gtp::DEFAULT_KNOWLEDGE),
-            prior_weight: Some(hex::gtp::DEFAULT_PRIORS),
-            ..MctsConfig::iterations(MCTS_ITERATIONS)
-        };
+        let config = MctsConfig { threads, ..engine };
         group.bench_function(BenchmarkId::new("threads", threads), |b| {
             // A fresh player each time: no tree kept from the last search.
             b.iter(|| MctsPlayer::new(config).decide(black_box(&start)).0)
@@ -276,12 +277,7 @@ fn mcts_threads(c: &mut Criterion) {
     let (middle, _) = hex::play_moves(9, ["a9", "e5", "d5", "c7", "b7", "c6", "b6", "c4", "b3", "b4"])
         .expect("a legal game");
     for (name, fill_in) in [("off", false), ("on", true)] {
-        let config = MctsConfig {
-            fill_in,
-            knowledge_after: Some(hex::gtp::DEFAULT_KNOWLEDGE),
-            prior_weight: Some(hex::gtp::DEFAULT_PRIORS),
-            ..MctsConfig::iterations(MCTS_ITERATIONS)
-        };
+        let config = MctsConfig { fill_in, ..engine };
         group.bench_function(BenchmarkId::new("fill-in", name), |b| {
             b.iter(|| MctsPlayer::new(config).decide(black_box(&middle)).0)
         });
