@@ -35,6 +35,9 @@ pub const DEFAULT_OUT: &str = "crates/hex/data/patterns.txt";
 /// The playout weights file the crate ships (`--cells 6`).
 pub const DEFAULT_RING_OUT: &str = "crates/hex/data/playout-patterns.txt";
 
+/// The local-response weights file the crate ships (`--local`).
+pub const DEFAULT_LOCAL_OUT: &str = "crates/hex/data/local-patterns.txt";
+
 /// The winning moves of one position that become samples with `--solver-labels` (spread over
 /// the position's winners in cell order): a position with many winning moves says little about
 /// each, and would otherwise outweigh the sharp positions with one or two.
@@ -68,6 +71,9 @@ pub struct PatternOptions {
     /// Learn the six-cell playout patterns ([`hex::patterns::ring`]) instead of the
     /// twelve-cell prior patterns.
     pub ring: bool,
+    /// Learn the local-response weights ([`hex::patterns::local`]) with the shipped
+    /// twelve-cell weights held fixed, instead of the pattern weights.
+    pub local: bool,
     /// Label positions by the exact solver instead of by the search's choice.
     pub solver_labels: Option<SolverLabels>,
     /// The learning's settings.
@@ -89,6 +95,8 @@ pub struct PatternReport {
     pub top1: f64,
     /// Share a uniform guess ranks first.
     pub uniform: f64,
+    /// With `--local`: the share the shipped pattern weights alone rank first.
+    pub patterns_alone: Option<f64>,
     /// Seconds of self-play (wall).
     pub play_seconds: f64,
 }
@@ -111,6 +119,7 @@ fn play_game(options: &PatternOptions, size: u8, k: u64) -> (bool, Vec<Sample>) 
         Solver::new(SolverConfig { table_bits: 18, time_limit: Some(labels.time), ..SolverConfig::default() })
     });
     let mut samples = Vec::new();
+    let mut last = Some(first);
     while position.winner().is_none() {
         let (mv, reason) = player.decide(&position);
         match (&mut solver, options.solver_labels) {
@@ -121,12 +130,16 @@ fn play_game(options: &PatternOptions, size: u8, k: u64) -> (bool, Vec<Sample>) 
             }
             _ => {
                 if let (HexMove::Place(cell), MctsReason::Search | MctsReason::Solved) = (mv, reason)
-                    && let Some(sample) = Sample::new(&position, cell)
+                    && let Some(sample) = Sample::after(&position, cell, last.filter(|_| options.local))
                 {
                     samples.push(sample);
                 }
             }
         }
+        last = match mv {
+            HexMove::Place(cell) => Some(cell),
+            HexMove::Swap => None,
+        };
         position = position.play(mv).expect("the player plays legal moves");
     }
     (k % 10 == 9, samples)
@@ -155,17 +168,23 @@ fn solver_samples(solver: &mut Solver, position: &Position) -> Vec<Sample> {
             let mut candidates = Vec::with_capacity(losers.len() + 1);
             candidates.push(grid.code(winner));
             candidates.extend_from_slice(&losers);
-            Sample { candidates, chosen: 0 }
+            Sample { candidates, chosen: 0, locals: Vec::new() }
         })
         .collect()
 }
 
 /// The share of `samples` whose chosen cell has the highest γ (a tie of `t` cells counts `1/t`),
-/// and the share a uniform guess would get.
-fn predict(weights: &PatternWeights, samples: &[Sample]) -> (f64, f64) {
+/// and the share a uniform guess would get; with `local` weights, a candidate's γ is its
+/// pattern's times its local code's.
+fn predict(weights: &PatternWeights, local: Option<&PatternWeights>, samples: &[Sample]) -> (f64, f64) {
     let (mut hits, mut uniform) = (0.0, 0.0);
     for sample in samples {
-        let gammas: Vec<f32> = sample.candidates.iter().map(|&code| weights.gamma(code)).collect();
+        let near = |i: usize| match (local, sample.locals.get(i)) {
+            (Some(local), Some(Some(code))) => local.gamma(*code),
+            _ => 1.0,
+        };
+        let gammas: Vec<f32> =
+            sample.candidates.iter().enumerate().map(|(i, &code)| weights.gamma(code) * near(i)).collect();
         let best = gammas.iter().copied().fold(f32::MIN, f32::max);
         if gammas[sample.chosen] == best {
             hits += 1.0 / gammas.iter().filter(|&&g| g == best).count() as f64;
@@ -200,20 +219,33 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
             sample.candidates.iter_mut().for_each(|code| *code = hex::patterns::ring(*code));
         }
     }
-    let weights = PatternWeights::learn(&train, &options.learn);
-    let (top1, uniform) = predict(&weights, &test);
+    let (weights, (top1, uniform), patterns_alone) = if options.local {
+        let patterns = PatternWeights::shipped();
+        let local = PatternWeights::learn_local(&train, patterns, &options.learn);
+        let predicted = predict(patterns, Some(&local), &test);
+        (local, predicted, Some(predict(patterns, None, &test).0))
+    } else {
+        let weights = PatternWeights::learn(&train, &options.learn);
+        let predicted = predict(&weights, None, &test);
+        (weights, predicted, None)
+    };
+    let alone = patterns_alone.map_or(String::new(), |alone| format!("; patterns alone {:.1} %", 100.0 * alone));
     let sizes: Vec<String> = options.sizes.iter().map(u8::to_string).collect();
     let text = weights.to_text();
     let (header, body) = text.split_once('\n').expect("the text starts with its header");
     let priors = options.priors.map_or(String::new(), |w| format!(" --priors {w}"));
-    let cells = if options.ring { " --cells 6" } else { "" };
+    let cells = match (options.ring, options.local) {
+        (true, _) => " --cells 6",
+        (_, true) => " --local",
+        _ => "",
+    };
     let labels = options.solver_labels.map_or(String::new(), |l| {
         format!(" --solver-labels {} --solve-time {}", l.max_empty, l.time.as_secs_f64())
     });
     let file = format!(
         "{header}\n# cargo xtask hex-patterns --sizes {} --games {} --iterations {} --seed {} \
          --rounds {} --min-count {}{priors}{cells}{labels}\n# {} training samples; held-out top-1 {:.1} % \
-         (uniform {:.1} %)\n{body}",
+         (uniform {:.1} %){alone}\n{body}",
         sizes.join(","),
         options.games,
         options.iterations,
@@ -234,6 +266,7 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
         patterns: weights.len(),
         top1,
         uniform,
+        patterns_alone,
         play_seconds,
     })
 }
@@ -253,6 +286,7 @@ mod tests {
             threads: 2,
             priors: None,
             ring: false,
+            local: false,
             solver_labels: None,
             learn: LearnConfig { rounds: 10, min_count: 1 },
             out: dir.join("patterns.txt"),
@@ -265,7 +299,7 @@ mod tests {
         // The learned weights predict the training moves better than a uniform guess does.
         let (_, train): (Vec<_>, Vec<_>) = (0..10).map(|k| play_game(&options, 5, k)).unzip();
         let train: Vec<Sample> = train.into_iter().flatten().collect();
-        let (top1, uniform) = predict(&weights, &train);
+        let (top1, uniform) = predict(&weights, None, &train);
         assert!(top1 > uniform, "{top1} {uniform}");
         // The same options give the same file, whatever the threads.
         run(&PatternOptions { threads: 1, out: dir.join("again.txt"), ..options.clone() }).unwrap();
@@ -281,6 +315,25 @@ mod tests {
             u32::from_str_radix(line.split(' ').next().unwrap(), 16).unwrap()
                 < hex::patterns::RING_CODES as u32
         }));
+        // Local-response weights: local codes only, the command named in the file, and on the
+        // games they were learned from they rank the chosen cell first more often than the
+        // pattern weights alone do.
+        let local = PatternOptions { local: true, out: dir.join("local.txt"), ..options.clone() };
+        let report = run(&local).unwrap();
+        let text = std::fs::read_to_string(&local.out).unwrap();
+        assert!(text.lines().nth(1).unwrap().ends_with("--local"), "{text}");
+        let weights = PatternWeights::parse(&text).unwrap();
+        assert!(report.patterns > 10, "{report:?}");
+        assert!(weights.to_text().lines().skip(1).all(|line| {
+            u32::from_str_radix(line.split(' ').next().unwrap(), 16).unwrap()
+                < hex::patterns::LOCAL_CODES as u32
+        }));
+        let samples: Vec<Sample> = (0..10).flat_map(|k| play_game(&local, 5, k).1).collect();
+        assert!(samples.iter().all(|s| s.locals.len() == s.candidates.len()));
+        let shipped = PatternWeights::shipped();
+        let (alone, _) = predict(shipped, None, &samples);
+        let (with_local, _) = predict(shipped, Some(&weights), &samples);
+        assert!(with_local > alone, "{with_local} {alone}");
         assert!(run(&PatternOptions { sizes: vec![2], ..options }).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -338,6 +391,7 @@ mod tests {
             threads: 2,
             priors: None,
             ring: false,
+            local: false,
             solver_labels: Some(SolverLabels { max_empty: 20, time: Duration::from_secs(5) }),
             learn: LearnConfig { rounds: 10, min_count: 1 },
             out: dir.join("patterns.txt"),

@@ -436,6 +436,11 @@ enum Task {
         /// losing move.
         #[arg(long, value_name = "EMPTY")]
         solver_labels: Option<u32>,
+        /// Learn the local-response weights (hex::patterns::local: cells near the opponent's
+        /// last stone) with the shipped 12-cell weights held fixed, written by default to the
+        /// local weights file the hex crate ships.
+        #[arg(long, conflicts_with = "solver_labels")]
+        local: bool,
         /// With --solver-labels: the solver's seconds for one position (positions it does not
         /// finish are skipped).
         #[arg(long, default_value_t = 1.0, value_parser = parse_timeout)]
@@ -752,12 +757,17 @@ fn main() -> ExitCode {
             priors,
             cells,
             solver_labels,
+            local,
             solve_time,
             rounds,
             min_count,
             out,
         } => {
             let ring = cells == 6;
+            if local && ring {
+                eprintln!("hex-patterns: --local reads the 12-cell patterns; it does not go with --cells 6");
+                return ExitCode::from(2);
+            }
             if let Some(&bad) =
                 sizes.iter().find(|&&s| solver_labels.is_some() && s > hex::solver::MAX_SOLVER_SIZE)
             {
@@ -767,7 +777,11 @@ fn main() -> ExitCode {
                 );
                 return ExitCode::from(2);
             }
-            let default_out = if ring { hex_patterns::DEFAULT_RING_OUT } else { hex_patterns::DEFAULT_OUT };
+            let default_out = match (ring, local) {
+                (true, _) => hex_patterns::DEFAULT_RING_OUT,
+                (_, true) => hex_patterns::DEFAULT_LOCAL_OUT,
+                _ => hex_patterns::DEFAULT_OUT,
+            };
             let options = hex_patterns::PatternOptions {
                 sizes,
                 games,
@@ -776,6 +790,7 @@ fn main() -> ExitCode {
                 threads,
                 priors,
                 ring,
+                local,
                 solver_labels: solver_labels.map(|max_empty| hex_patterns::SolverLabels {
                     max_empty,
                     time: std::time::Duration::from_secs_f64(solve_time),
@@ -794,9 +809,13 @@ fn main() -> ExitCode {
                         options.out.display()
                     );
                     println!(
-                        "held-out moves ranked first: {:.1} % (a uniform guess: {:.1} %)",
+                        "held-out moves ranked first: {:.1} % (a uniform guess: {:.1} %{})",
                         100.0 * report.top1,
-                        100.0 * report.uniform
+                        100.0 * report.uniform,
+                        report.patterns_alone.map_or(String::new(), |alone| format!(
+                            "; the shipped patterns alone: {:.1} %",
+                            100.0 * alone
+                        ))
                     );
                     ExitCode::SUCCESS
                 }

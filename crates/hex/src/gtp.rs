@@ -79,7 +79,9 @@
 //! equivalence parameter ([`MctsConfig::exploration`], [`MctsConfig::rave`]; 0 and 500 by
 //! default, `rave off` for plain UCT); `param_hex reuse 1` keeps the MCTS tree from move to move
 //! ([`MctsConfig::reuse_tree`]), `param_hex fill_in 1` goes on below each analysed node from
-//! its position with dead and captured cells filled in ([`MctsConfig::fill_in`]), and
+//! its position with dead and captured cells filled in ([`MctsConfig::fill_in`]),
+//! `param_hex local_priors 1` multiplies the priors of the cells near the opponent's last stone
+//! by their local-response strengths ([`MctsConfig::local_priors`]), and
 //! `param_hex playout_patterns 1` draws the playouts' cells by
 //! learned six-cell pattern weights ([`MctsConfig::playout_patterns`]); `param_hex threads T`
 //! searches with T threads (root parallelism, [`MctsConfig::threads`]; 1 by default, up to
@@ -338,6 +340,8 @@ pub struct Settings {
     /// The MCTS player's [`MctsConfig::fill_in`]: go on below analysed nodes from their
     /// position with dead and captured cells filled in.
     pub fill_in: bool,
+    /// The MCTS player's [`MctsConfig::local_priors`]: the priors answer the last move.
+    pub local_priors: bool,
 }
 
 impl Default for Settings {
@@ -362,6 +366,7 @@ impl Default for Settings {
             threads: MctsConfig::default().threads,
             solver_beside: MctsConfig::default().solver_beside_empty,
             fill_in: MctsConfig::default().fill_in,
+            local_priors: MctsConfig::default().local_priors,
         }
     }
 }
@@ -385,7 +390,7 @@ pub const DEFAULT_PRIORS: f64 = 3.0;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 15] = [
+const PARAMETERS: [&str; 16] = [
     "player",
     "time",
     "depth",
@@ -401,6 +406,7 @@ const PARAMETERS: [&str; 15] = [
     "threads",
     "solver_beside",
     "fill_in",
+    "local_priors",
 ];
 
 /// The default time per move of the MCTS and strong players.
@@ -439,6 +445,7 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             threads: settings.threads,
             solver_beside_empty: settings.solver_beside,
             fill_in: settings.fill_in,
+            local_priors: settings.local_priors,
             ..MctsConfig::time(settings.time)
         })),
         PlayerKind::Strong => Box::new(StrongPlayer::new(StrongConfig::time(settings.time))),
@@ -804,7 +811,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] local_priors {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -819,7 +826,8 @@ impl Engine {
                     u8::from(s.playout_patterns),
                     s.threads,
                     s.solver_beside,
-                    u8::from(s.fill_in)
+                    u8::from(s.fill_in),
+                    u8::from(s.local_priors)
                 ));
             }
             ["player", name] => {
@@ -897,6 +905,7 @@ impl Engine {
             }
             ["reuse", value] => settings.reuse = parse_switch("reuse", value)?,
             ["fill_in", value] => settings.fill_in = parse_switch("fill_in", value)?,
+            ["local_priors", value] => settings.local_priors = parse_switch("local_priors", value)?,
             ["playout_patterns", value] => {
                 settings.playout_patterns = parse_switch("playout_patterns", value)?
             }

@@ -607,6 +607,12 @@ pub struct MctsConfig {
     /// longer spend moves on cells that cannot matter or let captured cells change hands.
     /// Off by default: it made the player no stronger against MoHex (see the module docs).
     pub fill_in: bool,
+    /// With priors on, a cell near the opponent's last stone (one of the twelve its pattern
+    /// reads) has its pattern strength multiplied by its local-response strength
+    /// ([`crate::patterns::local`], [`PatternWeights::shipped_local`]), as MoHex 2.0's priors
+    /// answer the last move. Nodes whose last move the search does not know (the root of a
+    /// fresh search) get the patterns alone.
+    pub local_priors: bool,
 }
 
 impl MctsConfig {
@@ -642,6 +648,7 @@ impl Default for MctsConfig {
             threads: 1,
             solver_beside_empty: DEFAULT_SOLVER_BESIDE_EMPTY,
             fill_in: false,
+            local_priors: false,
         }
     }
 }
@@ -777,6 +784,8 @@ struct TreeKnowledge<'a> {
     solver: Option<&'a mut SolverKnowledge>,
     shared: Option<&'a SharedInsights>,
     patterns: Option<&'static PatternWeights>,
+    /// The local-response weights multiplying the patterns' near the last stone, if on.
+    local: Option<&'static PatternWeights>,
 }
 
 impl Knowledge<HexGame> for TreeKnowledge<'_> {
@@ -799,12 +808,26 @@ impl Knowledge<HexGame> for TreeKnowledge<'_> {
         self.solver.as_mut()?.equivalent(game, state, kept)
     }
 
-    fn priors(&mut self, _: &HexGame, state: &Position, moves: &[HexMove], priors: &mut [f32]) -> bool {
+    fn priors(
+        &mut self,
+        _: &HexGame,
+        state: &Position,
+        last: Option<&HexMove>,
+        moves: &[HexMove],
+        priors: &mut [f32],
+    ) -> bool {
         let Some(weights) = self.patterns else { return false };
         let grid = PatternGrid::new(state);
+        let last = match (self.local, last) {
+            (Some(local), Some(&HexMove::Place(last))) => Some((local, last)),
+            _ => None,
+        };
         for (prior, mv) in priors.iter_mut().zip(moves) {
             *prior = match *mv {
-                HexMove::Place(cell) => weights.gamma(grid.code(cell)),
+                HexMove::Place(cell) => {
+                    let near = last.and_then(|(local, last)| Some(local.gamma(grid.local_code(cell, last)?)));
+                    weights.gamma(grid.code(cell)) * near.unwrap_or(1.0)
+                }
                 HexMove::Swap => 1.0,
             };
         }
@@ -1049,6 +1072,7 @@ impl MctsPlayer {
         }
         let with_solver = self.config.knowledge_after.is_some();
         let patterns = self.config.prior_weight.map(|_| PatternWeights::shipped());
+        let local = (self.config.local_priors && patterns.is_some()).then(PatternWeights::shipped_local);
         let insights = self.insights.get_mut().unwrap_or_else(PoisonError::into_inner);
         insights.clear();
         let shared = (threads > 1).then_some(&self.insights);
@@ -1057,7 +1081,7 @@ impl MctsPlayer {
                 .chain(self.helpers.iter_mut().map(|h| (&mut h.tree, &mut h.playout, &mut h.knowledge)))
                 .take(threads.max(1))
                 .map(|(tree, playout, solver)| {
-                    (tree, playout, TreeKnowledge { solver: with_solver.then_some(solver), shared, patterns })
+                    (tree, playout, TreeKnowledge { solver: with_solver.then_some(solver), shared, patterns, local })
                 })
                 .collect();
         let mut workers: Vec<Worker<'_, HexMove, HexPlayout, TreeKnowledge<'_>>> = parts

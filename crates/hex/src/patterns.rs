@@ -176,6 +176,32 @@ impl PatternGrid {
         }
         code.min(half_turn(code))
     }
+
+    /// The local-response code of the empty `cell` when the opponent's last stone is at `last`
+    /// (see [`local`]), or `None` if `last` is not among the twelve cells `cell`'s pattern reads.
+    ///
+    /// # Panics
+    /// If `cell` or `last` is off the board.
+    pub fn local_code(&self, cell: Cell, last: Cell) -> Option<u32> {
+        assert!(cell.row < self.size && cell.col < self.size, "{cell} is off a {0}x{0} board", self.size);
+        assert!(last.row < self.size && last.col < self.size, "{last} is off a {0}x{0} board", self.size);
+        let view = |cell: Cell| match self.me {
+            Color::Black => (i16::from(cell.row), i16::from(cell.col)),
+            Color::White => (i16::from(cell.col), i16::from(cell.row)),
+        };
+        let ((r, c), (lr, lc)) = (view(cell), view(last));
+        let place = OFFSETS.iter().position(|&(dr, dc)| (i16::from(dr), i16::from(dc)) == (lr - r, lc - c))?;
+        let centre = (r as usize + 2) * self.stride + c as usize + 2;
+        let mut ring = 0;
+        for (k, &offset) in self.offsets[..RING_CELLS].iter().enumerate() {
+            ring |= u32::from(self.states[centre.wrapping_add_signed(offset)]) << (2 * k);
+        }
+        // The half turn moves place k of each group of six to k + 3.
+        let turned_place = place / 6 * 6 + (place % 6 + 3) % 6;
+        let turned = ((ring << 6) | (ring >> 6)) & 0xFFF;
+        let (ring, place) = (ring, place as u32).min((turned, turned_place as u32));
+        Some(ring | (place << (2 * RING_CELLS)))
+    }
 }
 
 /// The code of a pattern turned by half a turn: place `k` of each group of six goes to `k + 3`,
@@ -216,6 +242,38 @@ pub fn ring(code: u32) -> u32 {
     group.min(((group << 6) | (group >> 6)) & 0xFFF)
 }
 
+/// The number of local-response codes: every [`PatternGrid::local_code`] is below it.
+pub const LOCAL_CODES: usize = PATTERN_CELLS << (2 * RING_CELLS);
+
+/// The local-response code of an empty `cell` of `position` after the opponent's stone at
+/// `last`, or `None` if `last` is not one of the twelve cells around `cell` (its six neighbours
+/// and the six cells that form a bridge with it).
+///
+/// MoHex 2.0 answers the last move with patterns of their own: a cell near the opponent's last
+/// stone is judged by its shape *and* by where that stone lies, because most good moves answer
+/// the last one (saving a bridge it intrudes on, blocking the stone it adds to a chain). The
+/// code is the cell's six neighbours as [`ring`] reads them, seen from the player to move, and
+/// the place of the last stone among the twelve (0–5 the neighbours in ring order, 6–11 the
+/// bridge cells), the same for a pattern and its half turn. Its strength multiplies the cell's
+/// pattern strength ([`PatternWeights::shipped_local`]).
+///
+/// # Examples
+///
+/// ```
+/// use hex::patterns::{LOCAL_CODES, local};
+/// use hex::{Cell, HexMove, Position};
+///
+/// let position = Position::new(7).unwrap().play(HexMove::Place(Cell::new(3, 3))).unwrap();
+/// // The six neighbours of the stone and the six cells bridged to it are local; others not.
+/// assert!(local(&position, Cell::new(3, 4), Cell::new(3, 3)).is_some());
+/// assert!(local(&position, Cell::new(1, 4), Cell::new(3, 3)).is_some());
+/// assert_eq!(local(&position, Cell::new(3, 5), Cell::new(3, 3)), None);
+/// assert!((local(&position, Cell::new(2, 3), Cell::new(3, 3)).unwrap() as usize) < LOCAL_CODES);
+/// ```
+pub fn local(position: &Position, cell: Cell, last: Cell) -> Option<u32> {
+    PatternGrid::new(position).local_code(cell, last)
+}
+
 /// One move of a game: the patterns of every empty cell (the candidates) and which was played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Sample {
@@ -223,13 +281,26 @@ pub struct Sample {
     pub candidates: Vec<u32>,
     /// The index in `candidates` of the cell played.
     pub chosen: usize,
+    /// The local-response code ([`local`]) of each candidate near the opponent's last stone,
+    /// `None` for the others; empty when the last move is not known.
+    pub locals: Vec<Option<u32>>,
 }
 
 impl Sample {
     /// The sample of `cell` played at `position`, or `None` if `cell` is not an empty cell of
     /// the board.
     pub fn new(position: &Position, cell: Cell) -> Option<Sample> {
+        Sample::after(position, cell, None)
+    }
+
+    /// The sample of `cell` played at `position` after the opponent's stone at `last` (if
+    /// known), with the candidates' local-response codes; `None` if `cell` is not an empty
+    /// cell of the board or `last` is off it.
+    pub fn after(position: &Position, cell: Cell, last: Option<Cell>) -> Option<Sample> {
         let board = position.board();
+        if last.is_some_and(|last| !board.contains(last)) {
+            return None;
+        }
         if !board.contains(cell) || board.get(cell).is_some() {
             return None;
         }
@@ -245,7 +316,11 @@ impl Sample {
                 grid.code(empty)
             })
             .collect();
-        Some(Sample { candidates, chosen })
+        let locals = match last {
+            Some(last) => board.empty_cells().map(|empty| grid.local_code(empty, last)).collect(),
+            None => Vec::new(),
+        };
+        Some(Sample { candidates, chosen, locals })
     }
 }
 
@@ -281,6 +356,9 @@ const SHIPPED: &str = include_str!("../data/patterns.txt");
 
 /// The playout weights shipped with the crate (see [`PatternWeights::shipped_playout`]).
 const SHIPPED_PLAYOUT: &str = include_str!("../data/playout-patterns.txt");
+
+/// The local-response weights shipped with the crate (see [`PatternWeights::shipped_local`]).
+const SHIPPED_LOCAL: &str = include_str!("../data/local-patterns.txt");
 
 /// The settings of [`PatternWeights::learn`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -379,6 +457,16 @@ impl PatternWeights {
         })
     }
 
+    /// The local-response weights ([`local`] codes) learned from our own self-play with the
+    /// pattern weights of [`PatternWeights::shipped`] held fixed, shipped with the crate
+    /// (`cargo xtask hex-patterns --local` regenerates them), read once.
+    pub fn shipped_local() -> &'static PatternWeights {
+        static WEIGHTS: OnceLock<PatternWeights> = OnceLock::new();
+        WEIGHTS.get_or_init(|| {
+            PatternWeights::parse(SHIPPED_LOCAL).expect("the shipped local weights are well formed")
+        })
+    }
+
     /// Reads weights from the text of a weights file: the header line `hex-patterns 1`, then
     /// one pattern a line as a hexadecimal code and its γ; `#` starts a comment.
     ///
@@ -453,68 +541,126 @@ impl PatternWeights {
     /// use hex::patterns::{LearnConfig, PatternWeights, Sample};
     ///
     /// // Pattern 7 is chosen over pattern 9 three times out of four.
-    /// let mut samples = vec![Sample { candidates: vec![7, 9], chosen: 0 }; 30];
-    /// samples.extend(vec![Sample { candidates: vec![7, 9], chosen: 1 }; 10]);
+    /// let mut samples = vec![Sample { candidates: vec![7, 9], chosen: 0, locals: vec![] }; 30];
+    /// samples.extend(vec![Sample { candidates: vec![7, 9], chosen: 1, locals: vec![] }; 10]);
     /// let weights = PatternWeights::learn(&samples, &LearnConfig { rounds: 50, min_count: 1 });
     /// let ratio = weights.gamma(7) / weights.gamma(9);
     /// assert!((2.5..3.1).contains(&ratio), "{ratio}");
     /// ```
     pub fn learn(samples: &[Sample], config: &LearnConfig) -> PatternWeights {
-        // Patterns by dense index, with their win and candidate counts.
-        let mut index = std::collections::HashMap::new();
-        let mut codes = Vec::new();
-        let mut flat: Vec<Vec<u32>> = Vec::with_capacity(samples.len());
-        for sample in samples {
-            flat.push(
-                sample
-                    .candidates
-                    .iter()
-                    .map(|&code| {
-                        *index.entry(code).or_insert_with(|| {
-                            codes.push(code);
-                            codes.len() as u32 - 1
-                        })
-                    })
-                    .collect(),
-            );
-        }
-        let mut wins = vec![0.0f64; codes.len()];
-        let mut seen = vec![0u32; codes.len()];
-        for (sample, ids) in samples.iter().zip(&flat) {
-            if let Some(&chosen) = ids.get(sample.chosen) {
-                wins[chosen as usize] += 1.0;
-            }
-            for &id in ids {
-                seen[id as usize] += 1;
-            }
-        }
-        let mut gamma = vec![1.0f64; codes.len()];
-        let mut denominators = vec![0.0f64; codes.len()];
-        for _ in 0..config.rounds {
-            denominators.fill(0.0);
-            for (sample, ids) in samples.iter().zip(&flat) {
-                if sample.chosen >= ids.len() {
-                    continue;
-                }
-                let total: f64 = ids.iter().map(|&id| gamma[id as usize]).sum();
-                for &id in ids {
-                    denominators[id as usize] += 1.0 / total;
-                }
-            }
-            for (g, (&w, &d)) in gamma.iter_mut().zip(wins.iter().zip(&denominators)) {
-                // One virtual win and one virtual loss against a pattern of strength 1.
-                *g = (w + 1.0) / (d + 2.0 / (*g + 1.0));
-            }
-        }
-        PatternWeights::from_pairs(
-            codes
-                .iter()
-                .zip(&gamma)
-                .zip(&seen)
-                .filter(|&(_, &count)| count >= config.min_count)
-                .map(|((&code, &g), _)| (code, g as f32)),
-        )
+        let teams = samples.iter().map(|sample| {
+            let members = sample.candidates.iter().map(|&code| (Some(code), 1.0)).collect();
+            (members, sample.chosen)
+        });
+        fit(teams, config)
     }
+
+    /// Fits the γ of the local-response codes ([`local`]) to `samples`, each candidate's
+    /// strength the product of its pattern's γ in `patterns` (held fixed) and its local code's
+    /// γ (1 for a candidate away from the last stone): the same minorization–maximization as
+    /// [`PatternWeights::learn`], with the pattern strengths as fixed teammates. Samples without
+    /// local codes teach nothing.
+    ///
+    /// ```
+    /// use hex::patterns::{LearnConfig, PatternWeights, Sample};
+    ///
+    /// // Two cells of the same pattern: the one next to the last stone (local code 5) is
+    /// // chosen three times out of four.
+    /// let near = Sample { candidates: vec![1, 1], chosen: 0, locals: vec![Some(5), None] };
+    /// let far = Sample { chosen: 1, ..near.clone() };
+    /// let mut samples = vec![near; 30];
+    /// samples.extend(vec![far; 10]);
+    /// let local = PatternWeights::learn_local(&samples, &PatternWeights::default(), &LearnConfig { rounds: 50, min_count: 1 });
+    /// assert!((2.5..3.1).contains(&local.gamma(5)), "{}", local.gamma(5));
+    /// ```
+    pub fn learn_local(samples: &[Sample], patterns: &PatternWeights, config: &LearnConfig) -> PatternWeights {
+        let teams = samples.iter().filter(|sample| sample.locals.len() == sample.candidates.len()).map(|sample| {
+            let members = sample
+                .candidates
+                .iter()
+                .zip(&sample.locals)
+                .map(|(&code, &local)| (local, f64::from(patterns.gamma(code))))
+                .collect();
+            (members, sample.chosen)
+        });
+        fit(teams, config)
+    }
+}
+
+impl Default for PatternWeights {
+    /// No patterns: every γ is 1.
+    fn default() -> Self {
+        PatternWeights::from_pairs([])
+    }
+}
+
+/// Minorization–maximization for the generalised Bradley–Terry model: each competition offers
+/// candidates, each a feature (or none) times a fixed strength, and names the one chosen. The
+/// strength of a candidate is its fixed part times its feature's γ (1 without a feature); each
+/// γ gets one virtual win and one virtual loss against a γ of 1. Features seen as a candidate
+/// fewer than `config.min_count` times are left out of the result.
+fn fit(
+    competitions: impl Iterator<Item = (Vec<(Option<u32>, f64)>, usize)>,
+    config: &LearnConfig,
+) -> PatternWeights {
+    // Features by dense index, with their win and candidate counts.
+    let mut index = std::collections::HashMap::new();
+    let mut codes = Vec::new();
+    let mut flat: Vec<(Vec<(u32, f64)>, usize)> = Vec::new();
+    for (members, chosen) in competitions {
+        if chosen >= members.len() {
+            continue;
+        }
+        let ids = members
+            .into_iter()
+            .map(|(code, fixed)| {
+                let id = code.map_or(NO_CODE, |code| {
+                    *index.entry(code).or_insert_with(|| {
+                        codes.push(code);
+                        codes.len() as u32 - 1
+                    })
+                });
+                (id, fixed)
+            })
+            .collect();
+        flat.push((ids, chosen));
+    }
+    let mut wins = vec![0.0f64; codes.len()];
+    let mut seen = vec![0u32; codes.len()];
+    for (ids, chosen) in &flat {
+        if ids[*chosen].0 != NO_CODE {
+            wins[ids[*chosen].0 as usize] += 1.0;
+        }
+        for &(id, _) in ids.iter().filter(|(id, _)| *id != NO_CODE) {
+            seen[id as usize] += 1;
+        }
+    }
+    let mut gamma = vec![1.0f64; codes.len()];
+    let mut denominators = vec![0.0f64; codes.len()];
+    let strength = |gamma: &[f64], (id, fixed): (u32, f64)| {
+        if id == NO_CODE { fixed } else { fixed * gamma[id as usize] }
+    };
+    for _ in 0..config.rounds {
+        denominators.fill(0.0);
+        for (ids, _) in &flat {
+            let total: f64 = ids.iter().map(|&member| strength(&gamma, member)).sum();
+            for &(id, fixed) in ids.iter().filter(|(id, _)| *id != NO_CODE) {
+                denominators[id as usize] += fixed / total;
+            }
+        }
+        for (g, (&w, &d)) in gamma.iter_mut().zip(wins.iter().zip(&denominators)) {
+            // One virtual win and one virtual loss against a feature of strength 1.
+            *g = (w + 1.0) / (d + 2.0 / (*g + 1.0));
+        }
+    }
+    PatternWeights::from_pairs(
+        codes
+            .iter()
+            .zip(&gamma)
+            .zip(&seen)
+            .filter(|&(_, &count)| count >= config.min_count)
+            .map(|((&code, &g), _)| (code, g as f32)),
+    )
 }
 
 #[cfg(test)]
@@ -680,7 +826,7 @@ mod tests {
         let offer = vec![1, 2, 3];
         let mut samples = Vec::new();
         for (chosen, times) in [(0, 60), (1, 30), (2, 10)] {
-            samples.extend(std::iter::repeat_n(Sample { candidates: offer.clone(), chosen }, times));
+            samples.extend(std::iter::repeat_n(Sample { candidates: offer.clone(), chosen, locals: Vec::new() }, times));
         }
         let weights = PatternWeights::learn(&samples, &LearnConfig { rounds: 100, min_count: 1 });
         let (a, b, c) = (weights.gamma(1), weights.gamma(2), weights.gamma(3));

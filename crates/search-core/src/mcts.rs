@@ -361,7 +361,10 @@ pub trait Knowledge<G: Game> {
     /// How promising each of `moves` looks at `state`, asked once per node when it gets its
     /// children if [`Config::prior_weight`] is above zero: write a weight (any number `>= 0`;
     /// the search divides each by their sum) into `priors[i]` for `moves[i]` and return `true`,
-    /// or return `false` (the default) for no priors at this node.
+    /// or return `false` (the default) for no priors at this node. `last` is the move that led
+    /// to `state` in the tree (`None` at the root of a fresh search): in games where the best
+    /// answers lie near the last move, as in Hex and Go, it is what local-response patterns
+    /// read.
     ///
     /// # Examples
     ///
@@ -377,7 +380,7 @@ pub trait Knowledge<G: Game> {
     ///     fn analyse(&mut self, _: &G, _: &G::State, _: &[u32]) -> Insight<u32> {
     ///         Insight::Nothing
     ///     }
-    ///     fn priors(&mut self, _: &G, _: &G::State, moves: &[u32], priors: &mut [f32]) -> bool {
+    ///     fn priors(&mut self, _: &G, _: &G::State, _: Option<&u32>, moves: &[u32], priors: &mut [f32]) -> bool {
     ///         for (prior, &take) in priors.iter_mut().zip(moves) {
     ///             *prior = 1.0 / take as f32;
     ///         }
@@ -385,8 +388,15 @@ pub trait Knowledge<G: Game> {
     ///     }
     /// }
     /// ```
-    fn priors(&mut self, game: &G, state: &G::State, moves: &[G::Move], priors: &mut [f32]) -> bool {
-        let _ = (game, state, moves, priors);
+    fn priors(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        last: Option<&G::Move>,
+        moves: &[G::Move],
+        priors: &mut [f32],
+    ) -> bool {
+        let _ = (game, state, last, moves, priors);
         false
     }
 
@@ -876,7 +886,8 @@ impl<G: Game> Search<'_, G> {
         if self.config.prior_weight > 0.0 && !moves.is_empty() {
             self.priors.clear();
             self.priors.resize(moves.len(), 0.0);
-            if knowledge.priors(self.game, state, &moves, &mut self.priors) {
+            let last = self.nodes[node].mv;
+            if knowledge.priors(self.game, state, last.as_ref(), &moves, &mut self.priors) {
                 let total: f32 = self.priors.iter().map(|p| p.max(0.0)).sum();
                 if total > 0.0 && total.is_finite() {
                     let children = &mut self.nodes[first as usize..first as usize + moves.len()];

@@ -297,6 +297,8 @@ struct OraclePriors<'a> {
     good: f32,
     give: bool,
     calls: u32,
+    /// Every state asked about, with the move said to have led to it.
+    asked: Vec<(NodeId, Option<u32>)>,
 }
 
 impl mcts::Knowledge<Tree> for OraclePriors<'_> {
@@ -304,8 +306,16 @@ impl mcts::Knowledge<Tree> for OraclePriors<'_> {
         Insight::Nothing
     }
 
-    fn priors(&mut self, tree: &Tree, state: &NodeId, moves: &[u32], priors: &mut [f32]) -> bool {
+    fn priors(
+        &mut self,
+        tree: &Tree,
+        state: &NodeId,
+        last: Option<&u32>,
+        moves: &[u32],
+        priors: &mut [f32],
+    ) -> bool {
         self.calls += 1;
+        self.asked.push((*state, last.copied()));
         if !self.give {
             return false;
         }
@@ -326,12 +336,12 @@ fn priors_are_asked_only_with_a_weight_and_none_given_change_nothing() {
         let config = Config::iterations(400).with_rave(50.0).with_seed(seed);
         let plain = mcts::search(&tree, &root, &mut playout, &config);
         // Without a weight the priors are never asked for.
-        let mut priors = OraclePriors { tree: &tree, good: 5.0, give: true, calls: 0 };
+        let mut priors = OraclePriors { tree: &tree, good: 5.0, give: true, calls: 0, asked: Vec::new() };
         let found = mcts::search_with_knowledge(&tree, &root, &mut playout, &mut priors, &config, &clock);
         assert_eq!(priors.calls, 0);
         assert_eq!((plain.best_move, &plain.moves), (found.best_move, &found.moves));
         // A knowledge that declines to give priors leaves the search as it was.
-        let mut flat = OraclePriors { tree: &tree, good: 5.0, give: false, calls: 0 };
+        let mut flat = OraclePriors { tree: &tree, good: 5.0, give: false, calls: 0, asked: Vec::new() };
         let weighted = Config { prior_weight: 2.0, ..config };
         let found = mcts::search_with_knowledge(&tree, &root, &mut playout, &mut flat, &weighted, &clock);
         assert!(flat.calls >= 1, "seed {seed}: the root's priors are asked for");
@@ -360,7 +370,7 @@ fn good_priors_steer_the_first_visits_to_the_right_moves() {
             f64::from(good) / f64::from(found.moves.iter().map(|m| m.visits).sum::<u32>().max(1))
         };
         plain_share += share(&mcts::search(&tree, &root, &mut playout, &config));
-        let mut priors = OraclePriors { tree: &tree, good: 20.0, give: true, calls: 0 };
+        let mut priors = OraclePriors { tree: &tree, good: 20.0, give: true, calls: 0, asked: Vec::new() };
         let weighted = Config { prior_weight: 5.0, ..config };
         prior_share +=
             share(&mcts::search_with_knowledge(&tree, &root, &mut playout, &mut priors, &weighted, &clock));
@@ -369,6 +379,50 @@ fn good_priors_steer_the_first_visits_to_the_right_moves() {
         prior_share > plain_share + 2.0,
         "with priors {prior_share:.2}, without {plain_share:.2} (of 40)"
     );
+}
+
+#[test]
+fn priors_are_told_the_move_that_led_to_each_node() {
+    use search_core::WallClock;
+    use search_core::mcts::SearchTree;
+    let mut kept_asked = 0;
+    for seed in 0..20 {
+        let (tree, root) = win_loss_tree(seed);
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        let config = Config { prior_weight: 1.0, ..Config::iterations(500).with_seed(seed) };
+        let mut priors = OraclePriors { tree: &tree, good: 2.0, give: true, calls: 0, asked: Vec::new() };
+        let mut kept = SearchTree::new();
+        mcts::search_in_tree(&tree, &root, &mut kept, &mut playout, &mut priors, &config, &WallClock::start());
+        // The root of a fresh search has no move; every other node was reached from a node
+        // expanded before it by the move it is told.
+        assert_eq!(priors.asked[0], (root, None), "seed {seed}");
+        for (i, &(state, last)) in priors.asked.iter().enumerate().skip(1) {
+            let mv = last.unwrap_or_else(|| panic!("seed {seed}: no move for a node below the root"));
+            let from_earlier = priors.asked[..i].iter().any(|&(parent, _)| {
+                let mut moves = MoveList::new();
+                tree.moves(&parent, &mut moves);
+                moves.contains(&mv) && tree.play(&parent, mv) == state
+            });
+            assert!(from_earlier, "seed {seed}: node {state:?} told {mv}");
+        }
+        // A kept tree's new root was reached by the last move of the path.
+        let mut path = Vec::new();
+        let mut at = root;
+        while path.len() < 2 && matches!(tree.to_move(&at), ToMove::Player(_)) {
+            let mut moves = MoveList::new();
+            tree.moves(&at, &mut moves);
+            path.push(moves[0]);
+            at = tree.play(&at, moves[0]);
+        }
+        if path.len() < 2 || !matches!(tree.to_move(&at), ToMove::Player(_)) || kept.advance(&path) == 0 {
+            continue;
+        }
+        let mut again = OraclePriors { tree: &tree, good: 2.0, give: true, calls: 0, asked: Vec::new() };
+        mcts::search_in_tree(&tree, &at, &mut kept, &mut playout, &mut again, &config, &WallClock::start());
+        assert!(again.asked.iter().all(|&(_, last)| last.is_some()), "seed {seed}");
+        kept_asked += again.asked.len();
+    }
+    assert!(kept_asked > 0, "no kept tree grew new nodes");
 }
 
 #[test]
