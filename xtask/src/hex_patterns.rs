@@ -17,7 +17,7 @@
 //! where every move wins or none does, teach nothing and are skipped. The held-out share ranked
 //! first is then the share of positions where the weights rank a winning move above every losing one.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use std::time::Duration;
 
@@ -35,8 +35,11 @@ pub const DEFAULT_OUT: &str = "crates/hex/data/patterns.txt";
 /// The playout weights file the crate ships (`--cells 6`).
 pub const DEFAULT_RING_OUT: &str = "crates/hex/data/playout-patterns.txt";
 
-/// The local-response weights file the crate ships (`--local`).
+/// The local-response weights file of the priors the crate ships (`--local`).
 pub const DEFAULT_LOCAL_OUT: &str = "crates/hex/data/local-patterns.txt";
+
+/// The local-response weights file of the playouts the crate ships (`--local`).
+pub const DEFAULT_LOCAL_PLAYOUT_OUT: &str = "crates/hex/data/local-playout-patterns.txt";
 
 /// The winning moves of one position that become samples with `--solver-labels` (spread over
 /// the position's winners in cell order): a position with many winning moves says little about
@@ -74,6 +77,9 @@ pub struct PatternOptions {
     /// Learn the local-response weights ([`hex::patterns::local`]) with the shipped
     /// twelve-cell weights held fixed, instead of the pattern weights.
     pub local: bool,
+    /// With `local`: also learn the playouts' local-response weights (every cell's pattern
+    /// strength 1) and write them here.
+    pub local_playout_out: Option<PathBuf>,
     /// Label positions by the exact solver instead of by the search's choice.
     pub solver_labels: Option<SolverLabels>,
     /// The learning's settings.
@@ -97,6 +103,9 @@ pub struct PatternReport {
     pub uniform: f64,
     /// With `--local`: the share the shipped pattern weights alone rank first.
     pub patterns_alone: Option<f64>,
+    /// With `--local`: the share the playouts' local weights rank first (every other cell of
+    /// strength 1).
+    pub playout_top1: Option<f64>,
     /// Seconds of self-play (wall).
     pub play_seconds: f64,
 }
@@ -229,7 +238,50 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
         let predicted = predict(&weights, None, &test);
         (weights, predicted, None)
     };
-    let alone = patterns_alone.map_or(String::new(), |alone| format!("; patterns alone {:.1} %", 100.0 * alone));
+    let alone =
+        patterns_alone.map_or(String::new(), |alone| format!("; patterns alone {:.1} %", 100.0 * alone));
+    let learned = format!(
+        "{} training samples; held-out top-1 {:.1} % (uniform {:.1} %){alone}",
+        train.len(),
+        100.0 * top1,
+        100.0 * uniform
+    );
+    write_weights(options, &options.out, &weights, &learned)?;
+    let mut playout_top1 = None;
+    if let (true, Some(out)) = (options.local, &options.local_playout_out) {
+        // The playouts weigh the cells near the last stone against a flat rest.
+        let flat = PatternWeights::default();
+        let local = PatternWeights::learn_local(&train, &flat, &options.learn);
+        let (top1, _) = predict(&flat, Some(&local), &test);
+        playout_top1 = Some(top1);
+        let learned = format!(
+            "{} training samples, every cell's pattern strength 1 (the playouts'); held-out top-1 {:.1} % (uniform {:.1} %)",
+            train.len(),
+            100.0 * top1,
+            100.0 * uniform
+        );
+        write_weights(options, out, &local, &learned)?;
+    }
+    Ok(PatternReport {
+        train_samples: train.len(),
+        test_samples: test.len(),
+        patterns: weights.len(),
+        top1,
+        uniform,
+        patterns_alone,
+        playout_top1,
+        play_seconds,
+    })
+}
+
+/// Writes `weights` to `out` with comments naming the command that made them and what they
+/// learned from.
+fn write_weights(
+    options: &PatternOptions,
+    out: &Path,
+    weights: &PatternWeights,
+    learned: &str,
+) -> Result<(), String> {
     let sizes: Vec<String> = options.sizes.iter().map(u8::to_string).collect();
     let text = weights.to_text();
     let (header, body) = text.split_once('\n').expect("the text starts with its header");
@@ -244,31 +296,18 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
     });
     let file = format!(
         "{header}\n# cargo xtask hex-patterns --sizes {} --games {} --iterations {} --seed {} \
-         --rounds {} --min-count {}{priors}{cells}{labels}\n# {} training samples; held-out top-1 {:.1} % \
-         (uniform {:.1} %){alone}\n{body}",
+         --rounds {} --min-count {}{priors}{cells}{labels}\n# {learned}\n{body}",
         sizes.join(","),
         options.games,
         options.iterations,
         options.seed,
         options.learn.rounds,
         options.learn.min_count,
-        train.len(),
-        100.0 * top1,
-        100.0 * uniform,
     );
-    if let Some(dir) = options.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
-    std::fs::write(&options.out, file).map_err(|e| format!("cannot write {}: {e}", options.out.display()))?;
-    Ok(PatternReport {
-        train_samples: train.len(),
-        test_samples: test.len(),
-        patterns: weights.len(),
-        top1,
-        uniform,
-        patterns_alone,
-        play_seconds,
-    })
+    std::fs::write(out, file).map_err(|e| format!("cannot write {}: {e}", out.display()))
 }
 
 #[cfg(test)]
@@ -287,6 +326,7 @@ mod tests {
             priors: None,
             ring: false,
             local: false,
+            local_playout_out: None,
             solver_labels: None,
             learn: LearnConfig { rounds: 10, min_count: 1 },
             out: dir.join("patterns.txt"),
@@ -318,7 +358,12 @@ mod tests {
         // Local-response weights: local codes only, the command named in the file, and on the
         // games they were learned from they rank the chosen cell first more often than the
         // pattern weights alone do.
-        let local = PatternOptions { local: true, out: dir.join("local.txt"), ..options.clone() };
+        let local = PatternOptions {
+            local: true,
+            out: dir.join("local.txt"),
+            local_playout_out: Some(dir.join("local-playout.txt")),
+            ..options.clone()
+        };
         let report = run(&local).unwrap();
         let text = std::fs::read_to_string(&local.out).unwrap();
         assert!(text.lines().nth(1).unwrap().ends_with("--local"), "{text}");
@@ -334,6 +379,12 @@ mod tests {
         let (alone, _) = predict(shipped, None, &samples);
         let (with_local, _) = predict(shipped, Some(&weights), &samples);
         assert!(with_local > alone, "{with_local} {alone}");
+        // The playouts' local weights, against a flat rest, rank the chosen cell first more
+        // often than a uniform guess.
+        let text = std::fs::read_to_string(dir.join("local-playout.txt")).unwrap();
+        let playout = PatternWeights::parse(&text).unwrap();
+        let (top1, uniform) = predict(&PatternWeights::default(), Some(&playout), &samples);
+        assert!(top1 > 2.0 * uniform && report.playout_top1.is_some(), "{top1} {uniform}");
         assert!(run(&PatternOptions { sizes: vec![2], ..options }).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -392,6 +443,7 @@ mod tests {
             priors: None,
             ring: false,
             local: false,
+            local_playout_out: None,
             solver_labels: Some(SolverLabels { max_empty: 20, time: Duration::from_secs(5) }),
             learn: LearnConfig { rounds: 10, min_count: 1 },
             out: dir.join("patterns.txt"),

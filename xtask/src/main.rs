@@ -441,6 +441,10 @@ enum Task {
         /// local weights file the hex crate ships.
         #[arg(long, conflicts_with = "solver_labels")]
         local: bool,
+        /// With --local: the playouts' local weights file (default: the one the hex crate
+        /// ships; they weigh the cells near the last stone against a flat rest).
+        #[arg(long, value_name = "FILE", requires = "local")]
+        playout_out: Option<PathBuf>,
         /// With --solver-labels: the solver's seconds for one position (positions it does not
         /// finish are skipped).
         #[arg(long, default_value_t = 1.0, value_parser = parse_timeout)]
@@ -758,6 +762,7 @@ fn main() -> ExitCode {
             cells,
             solver_labels,
             local,
+            playout_out,
             solve_time,
             rounds,
             min_count,
@@ -791,6 +796,10 @@ fn main() -> ExitCode {
                 priors,
                 ring,
                 local,
+                local_playout_out: local.then(|| {
+                    playout_out
+                        .unwrap_or_else(|| workspace_root().join(hex_patterns::DEFAULT_LOCAL_PLAYOUT_OUT))
+                }),
                 solver_labels: solver_labels.map(|max_empty| hex_patterns::SolverLabels {
                     max_empty,
                     time: std::time::Duration::from_secs_f64(solve_time),

@@ -81,7 +81,8 @@
 //! ([`MctsConfig::reuse_tree`]), `param_hex fill_in 1` goes on below each analysed node from
 //! its position with dead and captured cells filled in ([`MctsConfig::fill_in`]),
 //! `param_hex local_priors 1` multiplies the priors of the cells near the opponent's last stone
-//! by their local-response strengths ([`MctsConfig::local_priors`]), and
+//! by their local-response strengths ([`MctsConfig::local_priors`]), `param_hex local_playouts 1`
+//! has the playouts answer the last move the same way ([`MctsConfig::local_playouts`]), and
 //! `param_hex playout_patterns 1` draws the playouts' cells by
 //! learned six-cell pattern weights ([`MctsConfig::playout_patterns`]); `param_hex threads T`
 //! searches with T threads (root parallelism, [`MctsConfig::threads`]; 1 by default, up to
@@ -342,6 +343,8 @@ pub struct Settings {
     pub fill_in: bool,
     /// The MCTS player's [`MctsConfig::local_priors`]: the priors answer the last move.
     pub local_priors: bool,
+    /// The MCTS player's [`MctsConfig::local_playouts`]: the playouts answer the last move.
+    pub local_playouts: bool,
 }
 
 impl Default for Settings {
@@ -367,6 +370,7 @@ impl Default for Settings {
             solver_beside: MctsConfig::default().solver_beside_empty,
             fill_in: MctsConfig::default().fill_in,
             local_priors: MctsConfig::default().local_priors,
+            local_playouts: MctsConfig::default().local_playouts,
         }
     }
 }
@@ -390,7 +394,7 @@ pub const DEFAULT_PRIORS: f64 = 3.0;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 16] = [
+const PARAMETERS: [&str; 17] = [
     "player",
     "time",
     "depth",
@@ -407,6 +411,7 @@ const PARAMETERS: [&str; 16] = [
     "solver_beside",
     "fill_in",
     "local_priors",
+    "local_playouts",
 ];
 
 /// The default time per move of the MCTS and strong players.
@@ -446,6 +451,7 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             solver_beside_empty: settings.solver_beside,
             fill_in: settings.fill_in,
             local_priors: settings.local_priors,
+            local_playouts: settings.local_playouts,
             ..MctsConfig::time(settings.time)
         })),
         PlayerKind::Strong => Box::new(StrongPlayer::new(StrongConfig::time(settings.time))),
@@ -811,7 +817,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] local_priors {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] local_priors {}\n[bool] local_playouts {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -827,7 +833,8 @@ impl Engine {
                     s.threads,
                     s.solver_beside,
                     u8::from(s.fill_in),
-                    u8::from(s.local_priors)
+                    u8::from(s.local_priors),
+                    u8::from(s.local_playouts)
                 ));
             }
             ["player", name] => {
@@ -906,6 +913,7 @@ impl Engine {
             ["reuse", value] => settings.reuse = parse_switch("reuse", value)?,
             ["fill_in", value] => settings.fill_in = parse_switch("fill_in", value)?,
             ["local_priors", value] => settings.local_priors = parse_switch("local_priors", value)?,
+            ["local_playouts", value] => settings.local_playouts = parse_switch("local_playouts", value)?,
             ["playout_patterns", value] => {
                 settings.playout_patterns = parse_switch("playout_patterns", value)?
             }

@@ -128,7 +128,7 @@ use search_core::{Clock, Player, WallClock};
 use crate::board::{Cell, Color, HexMove, Position};
 use crate::bridge_chain::{ProvedWin, proved_win};
 use crate::heuristics::{Critical, critical_cell};
-use crate::patterns::{PatternGrid, PatternWeights};
+use crate::patterns::{OFFSETS, PATTERN_CELLS, PatternGrid, PatternWeights, RING_CODES, local_key};
 use crate::rules::HexGame;
 use crate::solver::{Analysis, MAX_SOLVER_SIZE, SolveError, Solver, SolverConfig, Verdict};
 
@@ -169,6 +169,10 @@ pub struct HexPlayout {
     bridge_replies: bool,
     /// Pattern weights for the move order; `None`: uniform.
     policy: Option<Arc<PlayoutPolicy>>,
+    /// Local-response weights for the cells near the last stone; `None`: none.
+    local: Option<Arc<LocalPolicy>>,
+    /// Per cell, the cells at the twelve offsets of a pattern ([`NONE`] off the board).
+    around: Vec<[u16; PATTERN_CELLS]>,
     /// The board side the tables below are for.
     size: u8,
     /// Neighbour cell ids in ring order, [`NONE`] off the board.
@@ -177,7 +181,7 @@ pub struct HexPlayout {
     edge_codes: Vec<u16>,
     /// Per cell, its row.
     rows: Vec<u8>,
-    /// Per empty cell, the ring code of its neighbours (weighted playouts only).
+    /// Per empty cell, the ring code of its neighbours (weighted or local playouts only).
     codes: Vec<u16>,
     /// Per cell, its weight for Black and for White to move; 0 once taken.
     weights: [Vec<u32>; 2],
@@ -198,6 +202,8 @@ impl HexPlayout {
         HexPlayout {
             bridge_replies,
             policy: None,
+            local: None,
+            around: Vec::new(),
             size: 0,
             neighbours: Vec::new(),
             edge_codes: Vec::new(),
@@ -230,6 +236,28 @@ impl HexPlayout {
     /// ```
     pub fn with_policy(self, policy: Arc<PlayoutPolicy>) -> Self {
         HexPlayout { policy: Some(policy), ..self }
+    }
+
+    /// The same playouts answering the last move: each move, the empty cells among the twelve
+    /// around the opponent's last stone get extra weight by their local-response strength
+    /// ([`LocalPolicy`]) against the rest of the board, as MoHex 2.0's playouts answer locally
+    /// (bridge replies, if on, still come first).
+    ///
+    /// ```
+    /// use rand::SeedableRng;
+    /// use search_core::mcts::{McRng, Playout};
+    /// use hex::mcts::{HexPlayout, LocalPolicy};
+    /// use hex::{HexGame, Position};
+    ///
+    /// let mut playout = HexPlayout::new(true).with_local(LocalPolicy::shipped().clone());
+    /// let mut trace = Vec::new();
+    /// let start = Position::new(9).unwrap();
+    /// let rewards = playout.playout(&HexGame::new(9), &start, &mut McRng::seed_from_u64(3), &mut trace);
+    /// assert_eq!(rewards[0] + rewards[1], 1.0);
+    /// assert_eq!(trace.len(), 81);
+    /// ```
+    pub fn with_local(self, local: Arc<LocalPolicy>) -> Self {
+        HexPlayout { local: Some(local), ..self }
     }
 
     /// Builds the neighbour tables for an n×n board.
@@ -267,19 +295,22 @@ impl HexPlayout {
             })
             .collect();
         self.rows = (0..n * n).map(|id| (id / n) as u8).collect();
+        self.around = (0..n * n)
+            .map(|id| {
+                let (r, c) = (id / n, id % n);
+                OFFSETS.map(|(dr, dc)| {
+                    let (r, c) = (r + i16::from(dr), c + i16::from(dc));
+                    if (0..n).contains(&r) && (0..n).contains(&c) { (r * n + c) as u16 } else { NONE }
+                })
+            })
+            .collect();
     }
 
-    /// Fills the weights and row sums of the grid's empty cells.
-    fn weigh(&mut self, policy: &PlayoutPolicy) {
+    /// Reads the ring code of every empty cell of the grid.
+    fn read_codes(&mut self) {
         let n = usize::from(self.size);
         self.codes.clear();
         self.codes.resize(n * n, 0);
-        for side in 0..2 {
-            self.weights[side].clear();
-            self.weights[side].resize(n * n, 0);
-            self.row_sums[side].clear();
-            self.row_sums[side].resize(n, 0);
-        }
         for id in 0..n * n {
             if self.grid[id] != EMPTY {
                 continue;
@@ -291,6 +322,60 @@ impl HexPlayout {
                 }
             }
             self.codes[id] = code;
+        }
+    }
+
+    /// A cell among the twelve around the opponent's last stone `last`, drawn by its extra
+    /// local weight for `side` against `empty` cells of weight [`PLAYOUT_UNIT`] each; `None`
+    /// if the draw falls on the rest of the board.
+    fn local_reply(
+        &self,
+        local: &LocalPolicy,
+        last: u16,
+        side: usize,
+        empty: u32,
+        rng: &mut McRng,
+    ) -> Option<u16> {
+        let mut cells = [NONE; PATTERN_CELLS];
+        let mut weights = [0u32; PATTERN_CELLS];
+        let mut total = 0;
+        for (k, &cell) in self.around[usize::from(last)].iter().enumerate() {
+            if cell == NONE || self.grid[usize::from(cell)] != EMPTY {
+                continue;
+            }
+            let weight =
+                local.weights[side][LAST_PLACE[k] * RING_CODES + usize::from(self.codes[usize::from(cell)])];
+            cells[k] = cell;
+            weights[k] = weight;
+            total += weight;
+        }
+        if total == 0 {
+            return None;
+        }
+        let mut x = rng.random_range(0..total + empty * PLAYOUT_UNIT as u32);
+        for (cell, weight) in cells.into_iter().zip(weights) {
+            if x < weight {
+                return Some(cell);
+            }
+            x -= weight;
+        }
+        None
+    }
+
+    /// Fills the weights and row sums of the grid's empty cells.
+    fn weigh(&mut self, policy: &PlayoutPolicy) {
+        let n = usize::from(self.size);
+        for side in 0..2 {
+            self.weights[side].clear();
+            self.weights[side].resize(n * n, 0);
+            self.row_sums[side].clear();
+            self.row_sums[side].resize(n, 0);
+        }
+        for id in 0..n * n {
+            if self.grid[id] != EMPTY {
+                continue;
+            }
+            let code = self.codes[id];
             for side in 0..2 {
                 let weight = policy.weights[side][usize::from(code)];
                 self.weights[side][id] = weight;
@@ -301,10 +386,19 @@ impl HexPlayout {
 
     /// Puts a stone of grid colour `colour` on the empty `cell`, keeping the weights of a
     /// weighted playout in step.
-    fn place(&mut self, cell: u16, colour: u8, policy: Option<&PlayoutPolicy>) {
+    fn place(&mut self, cell: u16, colour: u8, policy: Option<&PlayoutPolicy>, codes: bool) {
         let id = usize::from(cell);
         self.grid[id] = colour;
-        let Some(policy) = policy else { return };
+        let Some(policy) = policy else {
+            if codes {
+                for (k, &m) in self.neighbours[id].iter().enumerate() {
+                    if m != NONE && self.grid[usize::from(m)] == EMPTY {
+                        self.codes[usize::from(m)] |= u16::from(colour) << (2 * ((k + 3) % 6));
+                    }
+                }
+            }
+            return;
+        };
         let row = usize::from(self.rows[id]);
         for side in 0..2 {
             self.row_sums[side][row] -= self.weights[side][id];
@@ -416,7 +510,11 @@ impl Playout<HexGame> for HexPlayout {
         self.grid.clear();
         self.grid.extend(board.cells().map(|cell| board.get(cell).map_or(EMPTY, grid_colour)));
         let policy = self.policy.clone();
+        let local = self.local.clone();
         let empty = board.empty_cells().count();
+        if policy.is_some() || local.is_some() {
+            self.read_codes();
+        }
         match policy.as_deref() {
             Some(policy) => self.weigh(policy),
             None => {
@@ -435,11 +533,15 @@ impl Playout<HexGame> for HexPlayout {
         };
         let mut me = position.to_move();
         let mut next = 0;
-        for _ in 0..empty {
-            let reply = match last {
+        for played in 0..empty {
+            let mut reply = match last {
                 Some(intruder) if self.bridge_replies => self.bridge_reply(intruder, grid_colour(me), rng),
                 _ => None,
             };
+            if let (None, Some(local), Some(last)) = (reply, local.as_deref(), last) {
+                let left = (empty - played) as u32;
+                reply = self.local_reply(local, last, usize::from(me.index()), left, rng);
+            }
             let cell = reply.unwrap_or_else(|| match policy {
                 Some(_) => self.draw(usize::from(me.index()), rng),
                 None => {
@@ -450,7 +552,7 @@ impl Playout<HexGame> for HexPlayout {
                     self.order[next]
                 }
             });
-            self.place(cell, grid_colour(me), policy.as_deref());
+            self.place(cell, grid_colour(me), policy.as_deref(), local.is_some());
             trace.push((me.index(), HexMove::Place(Cell::from_id(usize::from(cell), size))));
             last = Some(cell);
             me = me.opponent();
@@ -539,6 +641,100 @@ impl PlayoutPolicy {
     }
 }
 
+/// Per place `k` of [`OFFSETS`]: the place of the centre seen from the cell at place `k` (the
+/// opposite offset).
+const LAST_PLACE: [usize; PATTERN_CELLS] = [3, 4, 5, 0, 1, 2, 9, 10, 11, 6, 7, 8];
+
+/// The place of [`OFFSETS`] that place `k` goes to when the board is mirrored in its long
+/// diagonal (White's view).
+fn transposed_place(k: usize) -> usize {
+    let (dr, dc) = OFFSETS[k];
+    OFFSETS.iter().position(|&offset| offset == (dc, dr)).expect("the offsets are closed under the mirror")
+}
+
+/// The weights by which local playouts ([`HexPlayout::with_local`]) answer the last move: the
+/// local-response strengths ([`crate::patterns::local`]) of the cells near the opponent's last
+/// stone, learned by our own code from our own self-play against a flat rest of the board.
+///
+/// A cell's local weight depends on its six neighbours and on where the last stone lies among
+/// its twelve cells. The playout keeps every empty cell's ring code as the board fills (as
+/// [`PlayoutPolicy`] does) and looks the weight up in a table of the twelve places × 4,096
+/// codes for each colour. A cell of strength γ > 1 gets the extra weight γ − 1 (in units of
+/// [`PLAYOUT_UNIT`]) on top of the unit every empty cell has, so its chance against a cell far
+/// from the last stone is γ to 1; a strength below 1 adds nothing.
+///
+/// # Examples
+///
+/// ```
+/// use hex::mcts::LocalPolicy;
+/// use hex::patterns::PatternWeights;
+///
+/// // No local weights: no cell gets extra weight.
+/// let none = LocalPolicy::new(&PatternWeights::default());
+/// assert!((0..12).all(|place| none.extra(hex::Color::Black, place, 0) == 0));
+/// assert!(LocalPolicy::shipped().extra(hex::Color::White, 0, 0) < u32::MAX);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct LocalPolicy {
+    /// Per colour to move, per place of the last stone × [`RING_CODES`] + ring code read on the
+    /// board (as [`PlayoutPolicy`] reads it), the extra weight.
+    weights: [Vec<u32>; 2],
+}
+
+impl LocalPolicy {
+    /// The policy of these local-response strengths ([`crate::patterns::local`] codes; a code
+    /// they do not hold has strength 1 and no extra weight).
+    pub fn new(local: &PatternWeights) -> LocalPolicy {
+        let extra = |ring: u32, place: usize| {
+            let gamma = local.gamma(local_key(ring, place));
+            ((gamma - 1.0).max(0.0) * PLAYOUT_UNIT).round().min(16_777_216.0) as u32
+        };
+        let table = |view: &dyn Fn(u32, usize) -> (u32, usize)| {
+            let mut weights = vec![0; PATTERN_CELLS * RING_CODES];
+            for place in 0..PATTERN_CELLS {
+                for code in 0..RING_CODES as u32 {
+                    let (ring, at) = view(code, place);
+                    weights[place * RING_CODES + code as usize] = extra(ring, at);
+                }
+            }
+            weights
+        };
+        let black = table(&|code, place| (code, place));
+        // White sees the board mirrored in the long diagonal with the colours swapped.
+        let white = table(&|code, place| {
+            let ring = (0..6).fold(0, |view, k| {
+                let state = match (code >> (2 * transposed_place(k))) & 3 {
+                    1 => 2,
+                    2 => 1,
+                    other => other,
+                };
+                view | (state << (2 * k))
+            });
+            (ring, transposed_place(place))
+        });
+        LocalPolicy { weights: [black, white] }
+    }
+
+    /// The playouts' local weights learned from our own self-play and shipped with the crate
+    /// (`cargo xtask hex-patterns --local` regenerates them), built once.
+    pub fn shipped() -> &'static Arc<LocalPolicy> {
+        static POLICY: OnceLock<Arc<LocalPolicy>> = OnceLock::new();
+        POLICY.get_or_init(|| Arc::new(LocalPolicy::new(PatternWeights::shipped_local_playout())))
+    }
+
+    /// The extra weight, for `to_move`, of an empty cell whose neighbours read `code` on the
+    /// board (as [`PlayoutPolicy::weight`] reads it) when the opponent's last stone is at place
+    /// `place` of its twelve (0–5 the neighbours `(-1, 0), (-1, 1), (0, 1), (1, 0), (1, -1),
+    /// (0, -1)`, 6–11 the bridge cells `(-2, 1), (-1, 2), (1, 1), (2, -1), (1, -2), (-1, -1)`).
+    ///
+    /// # Panics
+    /// If `place` is not below 12 or `code` not below [`RING_CODES`].
+    pub fn extra(&self, to_move: Color, place: usize, code: u32) -> u32 {
+        assert!(place < PATTERN_CELLS && (code as usize) < RING_CODES, "place {place}, code {code}");
+        self.weights[usize::from(to_move.index())][place * RING_CODES + code as usize]
+    }
+}
+
 /// The settings of an [`MctsPlayer`]: a budget per move and the search's parameters.
 ///
 /// # Examples
@@ -613,6 +809,10 @@ pub struct MctsConfig {
     /// answer the last move. Nodes whose last move the search does not know (the root of a
     /// fresh search) get the patterns alone.
     pub local_priors: bool,
+    /// The playouts answer the last move: the cells near the opponent's last stone get extra
+    /// weight by their local-response strengths ([`HexPlayout::with_local`],
+    /// [`LocalPolicy::shipped`]).
+    pub local_playouts: bool,
 }
 
 impl MctsConfig {
@@ -649,6 +849,7 @@ impl Default for MctsConfig {
             solver_beside_empty: DEFAULT_SOLVER_BESIDE_EMPTY,
             fill_in: false,
             local_priors: false,
+            local_playouts: false,
         }
     }
 }
@@ -913,11 +1114,14 @@ impl MctsPlayer {
     /// A player with these settings.
     pub fn new(config: MctsConfig) -> Self {
         let playout = || {
+            let mut playout = HexPlayout::new(config.bridge_replies);
             if config.playout_patterns {
-                HexPlayout::new(config.bridge_replies).with_policy(PlayoutPolicy::shipped().clone())
-            } else {
-                HexPlayout::new(config.bridge_replies)
+                playout = playout.with_policy(PlayoutPolicy::shipped().clone());
             }
+            if config.local_playouts {
+                playout = playout.with_local(LocalPolicy::shipped().clone());
+            }
+            playout
         };
         MctsPlayer {
             config,
@@ -1081,7 +1285,11 @@ impl MctsPlayer {
                 .chain(self.helpers.iter_mut().map(|h| (&mut h.tree, &mut h.playout, &mut h.knowledge)))
                 .take(threads.max(1))
                 .map(|(tree, playout, solver)| {
-                    (tree, playout, TreeKnowledge { solver: with_solver.then_some(solver), shared, patterns, local })
+                    (
+                        tree,
+                        playout,
+                        TreeKnowledge { solver: with_solver.then_some(solver), shared, patterns, local },
+                    )
                 })
                 .collect();
         let mut workers: Vec<Worker<'_, HexMove, HexPlayout, TreeKnowledge<'_>>> = parts
@@ -1183,6 +1391,42 @@ mod tests {
         (weights, policy)
     }
 
+    /// The priors are the patterns' strengths, times the local codes' near the last stone when
+    /// the local weights are on and the last move is known, and nothing else changes.
+    #[test]
+    fn local_priors_multiply_the_cells_near_the_last_stone() {
+        let patterns = PatternWeights::shipped();
+        let local: &'static PatternWeights = Box::leak(Box::new(PatternWeights::from_pairs(
+            (0..crate::patterns::LOCAL_CODES as u32).map(|code| (code, 2.0 + (code % 7) as f32)),
+        )));
+        let (position, _) = crate::play_moves(7, ["d4", "c5", "e3"]).unwrap();
+        let last = crate::parse_cell("e3", 7).unwrap();
+        let moves = position.legal_moves();
+        let priors_of = |local, last: Option<HexMove>| {
+            let mut knowledge = TreeKnowledge { solver: None, shared: None, patterns: Some(patterns), local };
+            let mut priors = vec![0.0; moves.len()];
+            assert!(knowledge.priors(&HexGame::new(7), &position, last.as_ref(), &moves, &mut priors));
+            priors
+        };
+        let plain = priors_of(None, Some(HexMove::Place(last)));
+        assert_eq!(plain, priors_of(Some(local), None), "no last move, no local factor");
+        let answered = priors_of(Some(local), Some(HexMove::Place(last)));
+        let grid = PatternGrid::new(&position);
+        let mut near = 0;
+        for ((mv, p), q) in moves.iter().zip(&plain).zip(&answered) {
+            let HexMove::Place(cell) = *mv else { panic!("no swap after three stones") };
+            assert_eq!(*p, patterns.gamma(grid.code(cell)), "{cell}");
+            match grid.local_code(cell, last) {
+                Some(code) => {
+                    near += 1;
+                    assert_eq!(*q, p * local.gamma(code), "{cell}");
+                }
+                None => assert_eq!(q, p, "{cell}"),
+            }
+        }
+        assert!(near >= 10, "{near}");
+    }
+
     #[test]
     fn kept_weights_are_the_weights_of_the_patterns_on_the_board() {
         let (weights, policy) = distinct_policy();
@@ -1220,7 +1464,7 @@ mod tests {
                         }
                     }
                     let colour = if i % 2 == 0 { Color::Black } else { Color::White };
-                    playout.place(cell.id(size) as u16, grid_colour(colour), Some(&policy));
+                    playout.place(cell.id(size) as u16, grid_colour(colour), Some(&policy), false);
                     board.set(cell, Some(colour));
                 }
                 assert!(playout.row_sums.iter().flatten().all(|&sum| sum == 0));
@@ -1284,6 +1528,126 @@ mod tests {
             }
             assert_eq!(rewards[usize::from(board.winner().unwrap().index())], 1.0);
             assert_eq!(run(&mut playout, seed), (rewards, trace));
+        }
+    }
+
+    /// Local weights where every local code has a strength of its own, so that a code or a
+    /// place read in the wrong orientation or for the wrong colour shows.
+    fn distinct_local() -> PatternWeights {
+        PatternWeights::from_pairs(
+            (0..crate::patterns::LOCAL_CODES as u32).map(|code| (code, 1.0 + (code % 977) as f32 / 8.0)),
+        )
+    }
+
+    /// As the board fills, the table's extra weight of every empty cell near a stone, read from
+    /// the ring codes the playout keeps, is the strength of the cell's local code for either
+    /// side to move, minus one.
+    #[test]
+    fn local_weights_are_the_local_codes_on_the_board() {
+        let weights = distinct_local();
+        let policy = LocalPolicy::new(&weights);
+        let mut rng = McRng::seed_from_u64(5);
+        for size in [2u8, 3, 5, 8, 11] {
+            for _ in 0..3 {
+                let mut playout = HexPlayout::new(true).with_local(Arc::new(policy.clone()));
+                let mut board = Board::new(u32::from(size)).unwrap();
+                let mut cells: Vec<Cell> = board.cells().collect();
+                for i in (1..cells.len()).rev() {
+                    cells.swap(i, rng.random_range(0..=i));
+                }
+                let before = rng.random_range(0..=cells.len() / 2);
+                for (i, &cell) in cells[..before].iter().enumerate() {
+                    board.set(cell, Some(if i % 2 == 0 { Color::Black } else { Color::White }));
+                }
+                playout.prepare(size);
+                playout.grid = board.cells().map(|cell| board.get(cell).map_or(EMPTY, grid_colour)).collect();
+                playout.read_codes();
+                for (i, &cell) in cells[before..].iter().enumerate() {
+                    let colour = if i % 2 == 0 { Color::Black } else { Color::White };
+                    playout.place(cell.id(size) as u16, grid_colour(colour), None, true);
+                    board.set(cell, Some(colour));
+                    // The stone just placed is the last one; the other side answers it.
+                    let side = colour.opponent();
+                    let view = Position::from_board(board, side);
+                    let grid = PatternGrid::new(&view);
+                    let last = cell.id(size) as u16;
+                    for (k, &near) in playout.around[usize::from(last)].iter().enumerate() {
+                        if near == NONE || playout.grid[usize::from(near)] != EMPTY {
+                            continue;
+                        }
+                        let near_cell = Cell::from_id(usize::from(near), size);
+                        let code = grid.local_code(near_cell, cell).expect("a cell of the twelve");
+                        let expected = ((weights.gamma(code) - 1.0) * PLAYOUT_UNIT).round() as u32;
+                        let read =
+                            policy.extra(side, LAST_PLACE[k], u32::from(playout.codes[usize::from(near)]));
+                        assert_eq!(read, expected, "{near_cell} after {cell} for {side:?}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// The local draw picks a cell near the last stone with its extra weight's share of the
+    /// extra weights plus one unit per empty cell, and otherwise leaves the move to the rest.
+    #[test]
+    fn local_replies_are_drawn_in_proportion_to_their_extra_weight() {
+        let policy = LocalPolicy::new(&distinct_local());
+        let (position, _) = crate::play_moves(5, ["c3"]).unwrap();
+        let board = position.board();
+        let mut playout = HexPlayout::new(false).with_local(Arc::new(policy.clone()));
+        playout.prepare(5);
+        playout.grid = board.cells().map(|cell| board.get(cell).map_or(EMPTY, grid_colour)).collect();
+        playout.read_codes();
+        let last = Cell::new(2, 2).id(5) as u16;
+        let side = usize::from(Color::White.index());
+        let extra: Vec<(u16, f64)> = playout.around[usize::from(last)]
+            .iter()
+            .enumerate()
+            .map(|(k, &cell)| {
+                let code = u32::from(playout.codes[usize::from(cell)]);
+                (cell, f64::from(policy.extra(Color::White, LAST_PLACE[k], code)))
+            })
+            .collect();
+        let total = extra.iter().map(|(_, w)| w).sum::<f64>() + 24.0 * f64::from(PLAYOUT_UNIT);
+        let mut rng = McRng::seed_from_u64(8);
+        let draws = 40_000;
+        let mut counts = std::collections::HashMap::new();
+        for _ in 0..draws {
+            *counts.entry(playout.local_reply(&policy, last, side, 24, &mut rng)).or_insert(0u32) += 1;
+        }
+        let share = |key| f64::from(counts.get(&key).copied().unwrap_or(0)) / f64::from(draws);
+        for &(cell, weight) in &extra {
+            assert!((share(Some(cell)) - weight / total).abs() < 0.012, "{cell}: {counts:?}");
+        }
+        let rest = 24.0 * f64::from(PLAYOUT_UNIT) / total;
+        assert!((share(None) - rest).abs() < 0.012, "{counts:?}");
+    }
+
+    #[test]
+    fn local_playouts_fill_the_board_and_follow_the_seed() {
+        let game = HexGame::new(7);
+        let start = Position::new(7).unwrap().play(HexMove::Place(Cell::new(3, 3))).unwrap();
+        for policy in [Arc::new(LocalPolicy::new(&distinct_local())), LocalPolicy::shipped().clone()] {
+            let mut playout = HexPlayout::new(true).with_local(policy);
+            let run = |playout: &mut HexPlayout, seed| {
+                let mut trace = Vec::new();
+                let rewards = playout.playout(&game, &start, &mut McRng::seed_from_u64(seed), &mut trace);
+                (rewards, trace)
+            };
+            for seed in 0..20 {
+                let (rewards, trace) = run(&mut playout, seed);
+                assert_eq!(trace.len(), 48);
+                let mut board = *start.board();
+                for (i, &(player, mv)) in trace.iter().enumerate() {
+                    let HexMove::Place(cell) = mv else { panic!("a playout places stones") };
+                    assert_eq!(board.get(cell), None, "{cell} twice");
+                    let colour = if i % 2 == 0 { Color::White } else { Color::Black };
+                    assert_eq!(player, colour.index());
+                    board.set(cell, Some(colour));
+                }
+                assert_eq!(rewards[usize::from(board.winner().unwrap().index())], 1.0);
+                assert_eq!(run(&mut playout, seed), (rewards, trace));
+            }
         }
     }
 }

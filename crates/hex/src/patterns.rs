@@ -53,7 +53,7 @@ pub const PATTERN_CELLS: usize = 12;
 /// The offsets `(row, column)` of the cells a pattern reads: the six neighbours in ring order,
 /// then the six bridge cells, the `k`-th between neighbours `k` and `k + 1`. A half turn maps
 /// place `k` of each group to place `k + 3`.
-const OFFSETS: [(i8, i8); PATTERN_CELLS] = [
+pub(crate) const OFFSETS: [(i8, i8); PATTERN_CELLS] = [
     (-1, 0),
     (-1, 1),
     (0, 1),
@@ -190,17 +190,14 @@ impl PatternGrid {
             Color::White => (i16::from(cell.col), i16::from(cell.row)),
         };
         let ((r, c), (lr, lc)) = (view(cell), view(last));
-        let place = OFFSETS.iter().position(|&(dr, dc)| (i16::from(dr), i16::from(dc)) == (lr - r, lc - c))?;
+        let place =
+            OFFSETS.iter().position(|&(dr, dc)| (i16::from(dr), i16::from(dc)) == (lr - r, lc - c))?;
         let centre = (r as usize + 2) * self.stride + c as usize + 2;
         let mut ring = 0;
         for (k, &offset) in self.offsets[..RING_CELLS].iter().enumerate() {
             ring |= u32::from(self.states[centre.wrapping_add_signed(offset)]) << (2 * k);
         }
-        // The half turn moves place k of each group of six to k + 3.
-        let turned_place = place / 6 * 6 + (place % 6 + 3) % 6;
-        let turned = ((ring << 6) | (ring >> 6)) & 0xFFF;
-        let (ring, place) = (ring, place as u32).min((turned, turned_place as u32));
-        Some(ring | (place << (2 * RING_CELLS)))
+        Some(local_key(ring, place))
     }
 }
 
@@ -272,6 +269,17 @@ pub const LOCAL_CODES: usize = PATTERN_CELLS << (2 * RING_CELLS);
 /// ```
 pub fn local(position: &Position, cell: Cell, last: Cell) -> Option<u32> {
     PatternGrid::new(position).local_code(cell, last)
+}
+
+/// The local-response code of a cell whose six neighbours read `ring` from the mover's view
+/// (place `k` at bits `2k`: empty, mine, theirs, off a corner) when the last stone is at place
+/// `place` of its twelve: the smaller of the pair and its half turn.
+pub(crate) fn local_key(ring: u32, place: usize) -> u32 {
+    // The half turn moves place k of each group of six to k + 3.
+    let turned_place = place / 6 * 6 + (place % 6 + 3) % 6;
+    let turned = ((ring << 6) | (ring >> 6)) & 0xFFF;
+    let (ring, place) = (ring, place as u32).min((turned, turned_place as u32));
+    ring | (place << (2 * RING_CELLS))
 }
 
 /// One move of a game: the patterns of every empty cell (the candidates) and which was played.
@@ -359,6 +367,10 @@ const SHIPPED_PLAYOUT: &str = include_str!("../data/playout-patterns.txt");
 
 /// The local-response weights shipped with the crate (see [`PatternWeights::shipped_local`]).
 const SHIPPED_LOCAL: &str = include_str!("../data/local-patterns.txt");
+
+/// The playouts' local-response weights shipped with the crate (see
+/// [`PatternWeights::shipped_local_playout`]).
+const SHIPPED_LOCAL_PLAYOUT: &str = include_str!("../data/local-playout-patterns.txt");
 
 /// The settings of [`PatternWeights::learn`].
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -464,6 +476,18 @@ impl PatternWeights {
         static WEIGHTS: OnceLock<PatternWeights> = OnceLock::new();
         WEIGHTS.get_or_init(|| {
             PatternWeights::parse(SHIPPED_LOCAL).expect("the shipped local weights are well formed")
+        })
+    }
+
+    /// The playouts' local-response weights ([`local`] codes, learned against a flat rest of
+    /// the board: every cell's pattern strength 1), shipped with the crate (`cargo xtask
+    /// hex-patterns --local` regenerates them), read once; [`crate::mcts::LocalPolicy`] turns
+    /// them into a playout's table.
+    pub fn shipped_local_playout() -> &'static PatternWeights {
+        static WEIGHTS: OnceLock<PatternWeights> = OnceLock::new();
+        WEIGHTS.get_or_init(|| {
+            PatternWeights::parse(SHIPPED_LOCAL_PLAYOUT)
+                .expect("the shipped local playout weights are well formed")
         })
     }
 
@@ -573,16 +597,21 @@ impl PatternWeights {
     /// let local = PatternWeights::learn_local(&samples, &PatternWeights::default(), &LearnConfig { rounds: 50, min_count: 1 });
     /// assert!((2.5..3.1).contains(&local.gamma(5)), "{}", local.gamma(5));
     /// ```
-    pub fn learn_local(samples: &[Sample], patterns: &PatternWeights, config: &LearnConfig) -> PatternWeights {
-        let teams = samples.iter().filter(|sample| sample.locals.len() == sample.candidates.len()).map(|sample| {
-            let members = sample
-                .candidates
-                .iter()
-                .zip(&sample.locals)
-                .map(|(&code, &local)| (local, f64::from(patterns.gamma(code))))
-                .collect();
-            (members, sample.chosen)
-        });
+    pub fn learn_local(
+        samples: &[Sample],
+        patterns: &PatternWeights,
+        config: &LearnConfig,
+    ) -> PatternWeights {
+        let teams =
+            samples.iter().filter(|sample| sample.locals.len() == sample.candidates.len()).map(|sample| {
+                let members = sample
+                    .candidates
+                    .iter()
+                    .zip(&sample.locals)
+                    .map(|(&code, &local)| (local, f64::from(patterns.gamma(code))))
+                    .collect();
+                (members, sample.chosen)
+            });
         fit(teams, config)
     }
 }
@@ -758,6 +787,41 @@ mod tests {
         }
     }
 
+    /// The local code is found exactly for the twelve cells around the last stone, is the same
+    /// under the half turn and for the other colour in the mirror, and tells the twelve places
+    /// of the last stone apart on an empty ring.
+    #[test]
+    fn local_codes_find_the_twelve_cells_and_keep_the_symmetries() {
+        let position = play(&Position::new(7).unwrap(), &["c3", "d5", "e2", "d3"]);
+        let last = Cell::new(2, 3);
+        let mut turned = hex::Board::new(7).unwrap();
+        for cell in position.board().cells() {
+            turned.set(Cell::new(6 - cell.row, 6 - cell.col), position.board().get(cell));
+        }
+        let turned = Position::from_board(turned, position.to_move());
+        let mirror = position.mirrored();
+        let mut near = 0;
+        for cell in position.board().empty_cells() {
+            let code = local(&position, cell, last);
+            let (dr, dc) =
+                (i16::from(last.row) - i16::from(cell.row), i16::from(last.col) - i16::from(cell.col));
+            let twelve = OFFSETS.iter().any(|&(r, c)| (i16::from(r), i16::from(c)) == (dr, dc));
+            assert_eq!(code.is_some(), twelve, "{cell}");
+            near += usize::from(twelve);
+            let image = |c: Cell| Cell::new(6 - c.row, 6 - c.col);
+            assert_eq!(code, local(&turned, image(cell), image(last)), "{cell} turned");
+            assert_eq!(code, local(&mirror, cell.transpose(), last.transpose()), "{cell} mirrored");
+        }
+        assert!(near >= 8, "{near}");
+        // In the middle of an empty board, the last stone's twelve places give at most two
+        // codes each (a place and its half turn), so at least six distinct codes.
+        let open = play(&Position::new(9).unwrap(), &["e5"]);
+        let codes: std::collections::HashSet<u32> =
+            open.board().empty_cells().filter_map(|cell| local(&open, cell, Cell::new(4, 4))).collect();
+        assert!(codes.len() >= 6, "{codes:?}");
+        assert!(codes.iter().all(|&c| (c as usize) < LOCAL_CODES));
+    }
+
     #[test]
     fn edges_belong_to_their_owner() {
         // On the top row, Black (to move) sees its own edge above; White sees it on its left.
@@ -826,7 +890,10 @@ mod tests {
         let offer = vec![1, 2, 3];
         let mut samples = Vec::new();
         for (chosen, times) in [(0, 60), (1, 30), (2, 10)] {
-            samples.extend(std::iter::repeat_n(Sample { candidates: offer.clone(), chosen, locals: Vec::new() }, times));
+            samples.extend(std::iter::repeat_n(
+                Sample { candidates: offer.clone(), chosen, locals: Vec::new() },
+                times,
+            ));
         }
         let weights = PatternWeights::learn(&samples, &LearnConfig { rounds: 100, min_count: 1 });
         let (a, b, c) = (weights.gamma(1), weights.gamma(2), weights.gamma(3));

@@ -392,7 +392,15 @@ fn priors_are_told_the_move_that_led_to_each_node() {
         let config = Config { prior_weight: 1.0, ..Config::iterations(500).with_seed(seed) };
         let mut priors = OraclePriors { tree: &tree, good: 2.0, give: true, calls: 0, asked: Vec::new() };
         let mut kept = SearchTree::new();
-        mcts::search_in_tree(&tree, &root, &mut kept, &mut playout, &mut priors, &config, &WallClock::start());
+        mcts::search_in_tree(
+            &tree,
+            &root,
+            &mut kept,
+            &mut playout,
+            &mut priors,
+            &config,
+            &WallClock::start(),
+        );
         // The root of a fresh search has no move; every other node was reached from a node
         // expanded before it by the move it is told.
         assert_eq!(priors.asked[0], (root, None), "seed {seed}");
