@@ -26,6 +26,9 @@
 //! - `mcts/fill-in/{off,on}`: the same one-thread search from a 9×9 middle game, without and
 //!   with [`MctsConfig::fill_in`] (the search going on below analysed nodes from their
 //!   positions with dead and captured cells filled in).
+//! - `mcts/local/{off,priors,playouts,both}`: the same search with the local-response
+//!   weights in the priors ([`MctsConfig::local_priors`]), in the playouts
+//!   ([`MctsConfig::local_playouts`]), or both.
 //!
 //! The boards' win counts and distances, and the searches' node counts, go to stderr (stdout
 //! belongs to criterion: test runners read its list of benchmarks there).
@@ -279,6 +282,16 @@ fn mcts_threads(c: &mut Criterion) {
     for (name, fill_in) in [("off", false), ("on", true)] {
         let config = MctsConfig { fill_in, ..engine };
         group.bench_function(BenchmarkId::new("fill-in", name), |b| {
+            b.iter(|| MctsPlayer::new(config).decide(black_box(&middle)).0)
+        });
+    }
+    // The local-response weights: in the priors they cost a little when nodes get children,
+    // in the playouts a draw among the twelve cells around each last stone.
+    for (name, local_priors, local_playouts) in
+        [("off", false, false), ("priors", true, false), ("playouts", false, true), ("both", true, true)]
+    {
+        let config = MctsConfig { local_priors, local_playouts, ..engine };
+        group.bench_function(BenchmarkId::new("local", name), |b| {
             b.iter(|| MctsPlayer::new(config).decide(black_box(&middle)).0)
         });
     }

@@ -987,6 +987,9 @@ struct TreeKnowledge<'a> {
     patterns: Option<&'static PatternWeights>,
     /// The local-response weights multiplying the patterns' near the last stone, if on.
     local: Option<&'static PatternWeights>,
+    /// The root position and the opponent's last stone there, if the player knows it (the
+    /// search does not: its root has no move).
+    root_last: Option<(Position, Cell)>,
 }
 
 impl Knowledge<HexGame> for TreeKnowledge<'_> {
@@ -1019,8 +1022,9 @@ impl Knowledge<HexGame> for TreeKnowledge<'_> {
     ) -> bool {
         let Some(weights) = self.patterns else { return false };
         let grid = PatternGrid::new(state);
-        let last = match (self.local, last) {
-            (Some(local), Some(&HexMove::Place(last))) => Some((local, last)),
+        let last = match (self.local, last, self.root_last) {
+            (Some(local), Some(&HexMove::Place(last)), _) => Some((local, last)),
+            (Some(local), None, Some((root, last))) if root == *state => Some((local, last)),
             _ => None,
         };
         for (prior, mv) in priors.iter_mut().zip(moves) {
@@ -1096,6 +1100,11 @@ pub struct MctsPlayer {
     /// The last search's tree and the position at its root ([`MctsConfig::reuse_tree`]).
     tree: SearchTree<HexMove>,
     tree_root: Option<Position>,
+    /// The position of the last decision, to find the opponent's last stone in the next
+    /// ([`MctsConfig::local_priors`] at the root).
+    searched: Option<Position>,
+    /// The opponent's last stone in the position being decided, if known.
+    root_last: Option<Cell>,
     /// The other threads' playouts, knowledge and trees ([`MctsConfig::threads`]).
     helpers: Vec<Helper>,
     /// The analyses of the current search, shared by its threads (two or more only).
@@ -1141,6 +1150,8 @@ impl MctsPlayer {
             last: None,
             tree: SearchTree::new(),
             tree_root: None,
+            searched: None,
+            root_last: None,
         }
     }
 
@@ -1171,6 +1182,14 @@ impl MctsPlayer {
     pub fn decide(&mut self, position: &Position) -> (HexMove, MctsReason) {
         assert!(position.winner().is_none(), "choose() needs a position where the game is not over");
         self.last = None;
+        // The opponent's last stone: the reply to our last move, or the only stone on the board.
+        let before = self.searched.replace(*position);
+        let board = position.board();
+        self.root_last = match before.and_then(|before| moves_between(&before, position)).as_deref() {
+            Some(&[_, HexMove::Place(cell)]) => Some(cell),
+            _ if board.stones_on_board() == 1 => board.cells().find(|&cell| board.get(cell).is_some()),
+            _ => None,
+        };
         let (mv, reason) = match critical_cell(position) {
             Some(Critical::Win(cell)) => (HexMove::Place(cell), MctsReason::Win),
             Some(Critical::Block(cell)) => (HexMove::Place(cell), MctsReason::Block),
@@ -1265,6 +1284,7 @@ impl MctsPlayer {
         let game = HexGame::new(position.size());
         let clock = UntilSolved { clock: WallClock::start(), solved };
         let path = self.tree_root.take().and_then(|root| moves_between(&root, position));
+        let root_last = self.root_last.map(|cell| (*position, cell));
         let trees = std::iter::once(&mut self.tree).chain(self.helpers.iter_mut().map(|h| &mut h.tree));
         for tree in trees {
             match &path {
@@ -1288,7 +1308,13 @@ impl MctsPlayer {
                     (
                         tree,
                         playout,
-                        TreeKnowledge { solver: with_solver.then_some(solver), shared, patterns, local },
+                        TreeKnowledge {
+                            solver: with_solver.then_some(solver),
+                            shared,
+                            patterns,
+                            local,
+                            root_last,
+                        },
                     )
                 })
                 .collect();
@@ -1403,7 +1429,13 @@ mod tests {
         let last = crate::parse_cell("e3", 7).unwrap();
         let moves = position.legal_moves();
         let priors_of = |local, last: Option<HexMove>| {
-            let mut knowledge = TreeKnowledge { solver: None, shared: None, patterns: Some(patterns), local };
+            let mut knowledge = TreeKnowledge {
+                solver: None,
+                shared: None,
+                patterns: Some(patterns),
+                local,
+                root_last: None,
+            };
             let mut priors = vec![0.0; moves.len()];
             assert!(knowledge.priors(&HexGame::new(7), &position, last.as_ref(), &moves, &mut priors));
             priors
@@ -1425,6 +1457,58 @@ mod tests {
             }
         }
         assert!(near >= 10, "{near}");
+    }
+
+    /// The player finds the opponent's last stone for the root's priors: the only stone on the
+    /// board, or the reply to its own last move; a position it cannot trace back gets the
+    /// patterns alone.
+    #[test]
+    fn the_root_priors_answer_the_opponents_last_stone() {
+        let config = MctsConfig { prior_weight: Some(3.0), local_priors: true, ..MctsConfig::iterations(50) };
+        let expected = |position: &Position, last: Option<Cell>| {
+            let moves = position.legal_moves();
+            let mut knowledge = TreeKnowledge {
+                solver: None,
+                shared: None,
+                patterns: Some(PatternWeights::shipped()),
+                local: Some(PatternWeights::shipped_local()),
+                root_last: None,
+            };
+            let mut priors = vec![0.0f32; moves.len()];
+            let last = last.map(HexMove::Place);
+            knowledge.priors(&HexGame::new(position.size()), position, last.as_ref(), &moves, &mut priors);
+            let total: f32 = priors.iter().sum();
+            moves.into_iter().zip(priors.into_iter().map(move |p| p / total)).collect::<Vec<_>>()
+        };
+        let found = |player: &MctsPlayer| {
+            let result = player.last_result().expect("a search");
+            let mut moves: Vec<(HexMove, f32)> = result.moves.iter().map(|m| (m.mv, m.prior)).collect();
+            moves.sort_by_key(|&(mv, _)| format!("{mv:?}"));
+            moves
+        };
+        let same = |a: Vec<(HexMove, f32)>, mut b: Vec<(HexMove, f32)>| {
+            b.sort_by_key(|&(mv, _)| format!("{mv:?}"));
+            a.len() == b.len() && a.iter().zip(&b).all(|(x, y)| x.0 == y.0 && (x.1 - y.1).abs() < 1e-6)
+        };
+        let mut player = MctsPlayer::new(config);
+        let (first, _) = crate::play_moves(7, ["b2"]).unwrap();
+        let b2 = crate::parse_cell("b2", 7).unwrap();
+        let (mv, reason) = player.decide(&first);
+        assert_eq!(reason, MctsReason::Search);
+        assert!(same(found(&player), expected(&first, Some(b2))));
+        assert!(!same(found(&player), expected(&first, None)), "the local factor changes the priors");
+        // Our move and the opponent's reply next to it.
+        let HexMove::Place(ours) = mv else { panic!("no swap for White here") };
+        let after = first.play(mv).unwrap();
+        let reply = after.board().empty_cells().find(|c| c.row.abs_diff(ours.row) + c.col.abs_diff(ours.col) == 1);
+        let reply = reply.expect("an empty neighbour");
+        let third = after.play(HexMove::Place(reply)).unwrap();
+        player.decide(&third);
+        assert!(same(found(&player), expected(&third, Some(reply))));
+        // A fresh player meeting the third position cannot tell which stone came last.
+        let mut fresh = MctsPlayer::new(config);
+        fresh.decide(&third);
+        assert!(same(found(&fresh), expected(&third, None)));
     }
 
     #[test]

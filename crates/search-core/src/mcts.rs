@@ -292,6 +292,8 @@ pub struct MoveStats<M> {
     pub amaf_value: f64,
     /// The winner after this move, if a [`Knowledge`] or a terminal state proved it.
     pub winner: Option<Player>,
+    /// Its share of the root's priors ([`Knowledge::priors`]; 0 without priors).
+    pub prior: f32,
 }
 
 /// The answer of a Monte Carlo search, as data: visit statistics per root move, where the
@@ -1136,6 +1138,7 @@ impl<G: Game> Search<'_, G> {
                 amaf_visits: child.amaf_visits,
                 amaf_value: child.amaf_mean(),
                 winner: child.solved,
+                prior: child.prior,
             })
             .collect();
         let best = best_of(&moves, self.nodes.get(first).map(|c| c.mover));

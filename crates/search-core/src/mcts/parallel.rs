@@ -361,6 +361,7 @@ mod tests {
             amaf_visits: visits * 2,
             amaf_value: value,
             winner,
+            prior: 0.0,
         };
         let result = |moves| MctsResult {
             best_move: None,
