@@ -1588,33 +1588,6 @@ mod tests {
         }
     }
 
-    #[test]
-    fn weighted_playouts_fill_the_board_and_follow_the_seed() {
-        let game = HexGame::new(7);
-        let start = Position::new(7).unwrap().play(HexMove::Place(Cell::new(3, 3))).unwrap();
-        let mut playout = HexPlayout::new(true).with_policy(PlayoutPolicy::shipped().clone());
-        let run = |playout: &mut HexPlayout, seed| {
-            let mut trace = Vec::new();
-            let rewards = playout.playout(&game, &start, &mut McRng::seed_from_u64(seed), &mut trace);
-            (rewards, trace)
-        };
-        for seed in 0..20 {
-            let (rewards, trace) = run(&mut playout, seed);
-            assert_eq!(trace.len(), 48);
-            // Every empty cell once, the two sides in turn from White.
-            let mut board = *start.board();
-            for (i, &(player, mv)) in trace.iter().enumerate() {
-                let HexMove::Place(cell) = mv else { panic!("a playout places stones") };
-                assert_eq!(board.get(cell), None, "{cell} twice");
-                let colour = if i % 2 == 0 { Color::White } else { Color::Black };
-                assert_eq!(player, colour.index());
-                board.set(cell, Some(colour));
-            }
-            assert_eq!(rewards[usize::from(board.winner().unwrap().index())], 1.0);
-            assert_eq!(run(&mut playout, seed), (rewards, trace));
-        }
-    }
-
     /// Local weights where every local code has a strength of its own, so that a code or a
     /// place read in the wrong orientation or for the wrong colour shows.
     fn distinct_local() -> PatternWeights {
@@ -1707,12 +1680,21 @@ mod tests {
         assert!((share(None) - rest).abs() < 0.012, "{counts:?}");
     }
 
+    /// Weighted, local and both: every empty cell once, the sides in turn, the winner scored,
+    /// the same playout for the same seed.
     #[test]
-    fn local_playouts_fill_the_board_and_follow_the_seed() {
+    fn weighted_and_local_playouts_fill_the_board_and_follow_the_seed() {
         let game = HexGame::new(7);
         let start = Position::new(7).unwrap().play(HexMove::Place(Cell::new(3, 3))).unwrap();
-        for policy in [Arc::new(LocalPolicy::new(&distinct_local())), LocalPolicy::shipped().clone()] {
-            let mut playout = HexPlayout::new(true).with_local(policy);
+        let distinct = Arc::new(LocalPolicy::new(&distinct_local()));
+        let weighted = || HexPlayout::new(true).with_policy(PlayoutPolicy::shipped().clone());
+        let playouts = [
+            weighted(),
+            HexPlayout::new(true).with_local(Arc::clone(&distinct)),
+            HexPlayout::new(false).with_local(LocalPolicy::shipped().clone()),
+            weighted().with_local(distinct),
+        ];
+        for mut playout in playouts {
             let run = |playout: &mut HexPlayout, seed| {
                 let mut trace = Vec::new();
                 let rewards = playout.playout(&game, &start, &mut McRng::seed_from_u64(seed), &mut trace);
@@ -1721,6 +1703,7 @@ mod tests {
             for seed in 0..20 {
                 let (rewards, trace) = run(&mut playout, seed);
                 assert_eq!(trace.len(), 48);
+                // Every empty cell once, the two sides in turn from White.
                 let mut board = *start.board();
                 for (i, &(player, mv)) in trace.iter().enumerate() {
                     let HexMove::Place(cell) = mv else { panic!("a playout places stones") };
