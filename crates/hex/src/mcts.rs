@@ -41,6 +41,14 @@
 //!    bridge is as good as a connection in real play. With [`MctsConfig::playout_patterns`]
 //!    (off by default) the other cells are drawn by learned weights of their six neighbours
 //!    ([`PlayoutPolicy`], MoHex 2.0's playout patterns) instead of uniformly.
+//! 7. **Answering the last move** ([`MctsConfig::local_priors`],
+//!    [`MctsConfig::local_playouts`]): most good moves answer the opponent's last stone, and
+//!    MoHex's priors and playouts both know where it lies. With `local_priors` a cell among the
+//!    twelve around the last stone (its six neighbours and six bridge cells) has its prior
+//!    multiplied by a learned local-response strength ([`crate::patterns::local`]: the cell's
+//!    six neighbours and the stone's place among its twelve); with `local_playouts` each playout
+//!    move first draws among those twelve cells by their own learned weights against a flat
+//!    rest of the board ([`LocalPolicy`]), after the bridge reply.
 //!
 //! The search's random choices follow from [`MctsConfig::seed`] and the position, so a player
 //! with an iteration budget plays the same game every time.
@@ -362,8 +370,9 @@ impl HexPlayout {
         None
     }
 
-    /// Fills the weights and row sums of the grid's empty cells.
+    /// Fills the ring codes, weights and row sums of the grid's empty cells.
     fn weigh(&mut self, policy: &PlayoutPolicy) {
+        self.read_codes();
         let n = usize::from(self.size);
         for side in 0..2 {
             self.weights[side].clear();
@@ -512,7 +521,7 @@ impl Playout<HexGame> for HexPlayout {
         let policy = self.policy.clone();
         let local = self.local.clone();
         let empty = board.empty_cells().count();
-        if policy.is_some() || local.is_some() {
+        if policy.is_none() && local.is_some() {
             self.read_codes();
         }
         match policy.as_deref() {
@@ -1500,7 +1509,8 @@ mod tests {
         // Our move and the opponent's reply next to it.
         let HexMove::Place(ours) = mv else { panic!("no swap for White here") };
         let after = first.play(mv).unwrap();
-        let reply = after.board().empty_cells().find(|c| c.row.abs_diff(ours.row) + c.col.abs_diff(ours.col) == 1);
+        let reply =
+            after.board().empty_cells().find(|c| c.row.abs_diff(ours.row) + c.col.abs_diff(ours.col) == 1);
         let reply = reply.expect("an empty neighbour");
         let third = after.play(HexMove::Place(reply)).unwrap();
         player.decide(&third);

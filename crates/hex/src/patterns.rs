@@ -24,6 +24,17 @@
 //! own MCTS player's self-play (`cargo xtask hex-patterns` regenerates them); the player uses them
 //! as priors in its tree ([`crate::mcts::MctsConfig::prior_weight`]).
 //!
+//! # Answering the last move
+//!
+//! [`local`] gives the cells around the opponent's last stone a second code, read from the
+//! cell's six neighbours and the stone's place among its twelve cells.
+//! [`PatternWeights::learn_local`] fits their strengths with the pattern strengths held fixed
+//! (a cell near the last stone is then worth its pattern's γ times its local code's γ), and the
+//! same codes against a flat rest weigh the playouts' answers
+//! ([`crate::mcts::LocalPolicy`]). On held-out moves of our own self-play (9×9 and 11×11), the
+//! shipped patterns alone rank the move the search chose first 37.8 % of the time, and with
+//! the local strengths 55.9 % ([`PatternWeights::shipped_local`]).
+//!
 //! # Examples
 //!
 //! ```
