@@ -447,6 +447,46 @@ fn two_threads_share_the_budget_and_play_the_same_game_for_a_seed() {
     assert_eq!(a.last_result().unwrap().moves, b.last_result().unwrap().moves);
 }
 
+/// With the local answers on, in the priors and the playouts, the player still plays whole
+/// games, the same for a seed on one thread and on two with a kept tree, and beats the random
+/// player from either colour.
+#[test]
+fn local_answers_play_the_same_game_for_a_seed_and_beat_the_random_player() {
+    for (threads, reuse_tree) in [(1, false), (2, true)] {
+        let config = MctsConfig {
+            threads,
+            reuse_tree,
+            knowledge_after: Some(50),
+            prior_weight: Some(3.0),
+            local_priors: true,
+            local_playouts: true,
+            seed: 9,
+            ..MctsConfig::iterations(600)
+        };
+        for ours in [Color::Black, Color::White] {
+            let play = || {
+                let mut player = MctsPlayer::new(config);
+                let mut random = RandomPlayer::new(7);
+                let mut pos = Position::new(6).unwrap();
+                let mut moves = Vec::new();
+                while pos.winner().is_none() {
+                    let mv = if pos.to_move() == ours {
+                        player.choose_move(&pos)
+                    } else {
+                        random.choose_move(&pos)
+                    };
+                    moves.push(mv);
+                    pos = pos.play(mv).unwrap();
+                }
+                (moves, pos.winner().unwrap())
+            };
+            let (moves, winner) = play();
+            assert_eq!(winner, ours, "{threads} threads: {moves:?}");
+            assert_eq!(play(), (moves, winner));
+        }
+    }
+}
+
 #[test]
 fn filled_in_nodes_play_legal_games_alone_with_a_kept_tree_and_on_two_threads() {
     // The knowledge early and often, so that many nodes are analysed and filled in; a move
