@@ -1528,6 +1528,24 @@ mod tests {
         assert!(same(found(&fresh), expected(&third, None)));
     }
 
+    /// A board of `size` with a random share (up to half) of its cells taken, Black and White
+    /// in turn, set as `playout`'s grid; the cells in a random order, the first `before` of
+    /// them the ones taken, the rest for the test to place one by one.
+    fn partly_filled(playout: &mut HexPlayout, size: u8, rng: &mut McRng) -> (Board, Vec<Cell>, usize) {
+        let mut board = Board::new(u32::from(size)).unwrap();
+        let mut cells: Vec<Cell> = board.cells().collect();
+        for i in (1..cells.len()).rev() {
+            cells.swap(i, rng.random_range(0..=i));
+        }
+        let before = rng.random_range(0..=cells.len() / 2);
+        for (i, &cell) in cells[..before].iter().enumerate() {
+            board.set(cell, Some(if i % 2 == 0 { Color::Black } else { Color::White }));
+        }
+        playout.prepare(size);
+        playout.grid = board.cells().map(|cell| board.get(cell).map_or(EMPTY, grid_colour)).collect();
+        (board, cells, before)
+    }
+
     #[test]
     fn kept_weights_are_the_weights_of_the_patterns_on_the_board() {
         let (weights, policy) = distinct_policy();
@@ -1537,18 +1555,7 @@ mod tests {
             let n = usize::from(size);
             for _ in 0..5 {
                 let mut playout = HexPlayout::new(true).with_policy(Arc::clone(&policy));
-                let mut board = Board::new(u32::from(size)).unwrap();
-                // Some stones before the playout starts, the rest placed one by one.
-                let mut cells: Vec<Cell> = board.cells().collect();
-                for i in (1..cells.len()).rev() {
-                    cells.swap(i, rng.random_range(0..=i));
-                }
-                let before = rng.random_range(0..=cells.len() / 2);
-                for (i, &cell) in cells[..before].iter().enumerate() {
-                    board.set(cell, Some(if i % 2 == 0 { Color::Black } else { Color::White }));
-                }
-                playout.prepare(size);
-                playout.grid = board.cells().map(|cell| board.get(cell).map_or(EMPTY, grid_colour)).collect();
+                let (mut board, cells, before) = partly_filled(&mut playout, size, &mut rng);
                 playout.weigh(&policy);
                 for (i, &cell) in cells[before..].iter().enumerate() {
                     for side in [Color::Black, Color::White] {
@@ -1624,17 +1631,7 @@ mod tests {
         for size in [2u8, 3, 5, 8, 11] {
             for _ in 0..3 {
                 let mut playout = HexPlayout::new(true).with_local(Arc::new(policy.clone()));
-                let mut board = Board::new(u32::from(size)).unwrap();
-                let mut cells: Vec<Cell> = board.cells().collect();
-                for i in (1..cells.len()).rev() {
-                    cells.swap(i, rng.random_range(0..=i));
-                }
-                let before = rng.random_range(0..=cells.len() / 2);
-                for (i, &cell) in cells[..before].iter().enumerate() {
-                    board.set(cell, Some(if i % 2 == 0 { Color::Black } else { Color::White }));
-                }
-                playout.prepare(size);
-                playout.grid = board.cells().map(|cell| board.get(cell).map_or(EMPTY, grid_colour)).collect();
+                let (mut board, cells, before) = partly_filled(&mut playout, size, &mut rng);
                 playout.read_codes();
                 for (i, &cell) in cells[before..].iter().enumerate() {
                     let colour = if i % 2 == 0 { Color::Black } else { Color::White };

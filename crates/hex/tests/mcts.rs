@@ -403,6 +403,21 @@ fn a_kept_tree_plays_the_same_game_for_a_seed() {
     assert_eq!(play(), play());
 }
 
+/// A 6×6 game of the MCTS player of `config`, playing `ours`, against the random player of
+/// `seed`: the moves and the winner.
+fn against_random(config: MctsConfig, ours: Color, seed: u64) -> (Vec<HexMove>, Color) {
+    let mut player = MctsPlayer::new(config);
+    let mut random = RandomPlayer::new(seed);
+    let mut pos = Position::new(6).unwrap();
+    let mut moves = Vec::new();
+    while pos.winner().is_none() {
+        let mv = if pos.to_move() == ours { player.choose_move(&pos) } else { random.choose_move(&pos) };
+        moves.push(mv);
+        pos = pos.play(mv).unwrap();
+    }
+    (moves, pos.winner().unwrap())
+}
+
 /// Two threads share an iteration budget and play the same game for a seed, with knowledge,
 /// priors and kept trees, and still beat the random player; one thread is the serial player.
 #[test]
@@ -414,25 +429,9 @@ fn two_threads_share_the_budget_and_play_the_same_game_for_a_seed() {
         reuse_tree: true,
         ..MctsConfig::iterations(600)
     };
-    let play = |config: MctsConfig| {
-        let mut player = MctsPlayer::new(config);
-        let mut random = RandomPlayer::new(4);
-        let mut pos = Position::new(6).unwrap();
-        let mut moves = Vec::new();
-        while pos.winner().is_none() {
-            let mv = if pos.to_move() == Color::Black {
-                player.choose_move(&pos)
-            } else {
-                random.choose_move(&pos)
-            };
-            moves.push(mv);
-            pos = pos.play(mv).unwrap();
-        }
-        (moves, pos.winner().unwrap())
-    };
-    let (moves, winner) = play(config);
+    let (moves, winner) = against_random(config, Color::Black, 4);
     assert_eq!(winner, Color::Black);
-    assert_eq!(play(config), (moves, winner));
+    assert_eq!(against_random(config, Color::Black, 4), (moves, winner));
     // Each search spends the budget over both threads (a search the knowledge decides at the
     // root spends none).
     let mut player = MctsPlayer::new(MctsConfig { reuse_tree: false, ..config });
@@ -464,25 +463,9 @@ fn local_answers_play_the_same_game_for_a_seed_and_beat_the_random_player() {
             ..MctsConfig::iterations(600)
         };
         for ours in [Color::Black, Color::White] {
-            let play = || {
-                let mut player = MctsPlayer::new(config);
-                let mut random = RandomPlayer::new(7);
-                let mut pos = Position::new(6).unwrap();
-                let mut moves = Vec::new();
-                while pos.winner().is_none() {
-                    let mv = if pos.to_move() == ours {
-                        player.choose_move(&pos)
-                    } else {
-                        random.choose_move(&pos)
-                    };
-                    moves.push(mv);
-                    pos = pos.play(mv).unwrap();
-                }
-                (moves, pos.winner().unwrap())
-            };
-            let (moves, winner) = play();
+            let (moves, winner) = against_random(config, ours, 7);
             assert_eq!(winner, ours, "{threads} threads: {moves:?}");
-            assert_eq!(play(), (moves, winner));
+            assert_eq!(against_random(config, ours, 7), (moves, winner));
         }
     }
 }
