@@ -162,6 +162,21 @@ fn grid_colour(color: Color) -> u8 {
     color.index() + 1
 }
 
+/// Per cell of an n×n board (by id), the ids of the cells at `offsets` `(dr, dc)` from it, in
+/// their order, [`NONE`] off the board.
+fn cells_at<const K: usize>(size: u8, offsets: &[(i8, i8); K]) -> Vec<[u16; K]> {
+    let n = i16::from(size);
+    (0..n * n)
+        .map(|id| {
+            let (r, c) = (id / n, id % n);
+            offsets.map(|(dr, dc)| {
+                let (r, c) = (r + i16::from(dr), c + i16::from(dc));
+                if (0..n).contains(&r) && (0..n).contains(&c) { (r * n + c) as u16 } else { NONE }
+            })
+        })
+        .collect()
+}
+
 /// Random playouts for [`HexGame`]: fill the board in a random order, answering bridge
 /// intrusions (see the [module docs](self)).
 ///
@@ -282,15 +297,7 @@ impl HexPlayout {
         }
         self.size = size;
         let n = i16::from(size);
-        self.neighbours = (0..n * n)
-            .map(|id| {
-                let (r, c) = (id / n, id % n);
-                RING.map(|(dr, dc)| {
-                    let (r, c) = (r + i16::from(dr), c + i16::from(dc));
-                    if (0..n).contains(&r) && (0..n).contains(&c) { (r * n + c) as u16 } else { NONE }
-                })
-            })
-            .collect();
+        self.neighbours = cells_at(size, &RING);
         self.edge_codes = (0..n * n)
             .map(|id| {
                 let (r, c) = (id / n, id % n);
@@ -310,15 +317,7 @@ impl HexPlayout {
             })
             .collect();
         self.rows = (0..n * n).map(|id| (id / n) as u8).collect();
-        self.around = (0..n * n)
-            .map(|id| {
-                let (r, c) = (id / n, id % n);
-                OFFSETS.map(|(dr, dc)| {
-                    let (r, c) = (r + i16::from(dr), c + i16::from(dc));
-                    if (0..n).contains(&r) && (0..n).contains(&c) { (r * n + c) as u16 } else { NONE }
-                })
-            })
-            .collect();
+        self.around = cells_at(size, &OFFSETS);
     }
 
     /// Reads the ring code of every empty cell of the grid.
