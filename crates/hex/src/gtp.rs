@@ -77,7 +77,11 @@
 //! ([`MctsConfig::prior_weight`]; [`DEFAULT_PRIORS`] by default, `off` for none);
 //! `param_hex exploration C` and `param_hex rave K` set the MCTS search's UCB1 constant and RAVE
 //! equivalence parameter ([`MctsConfig::exploration`], [`MctsConfig::rave`]; 0 and 500 by
-//! default, `rave off` for plain UCT); `param_hex reuse 1` keeps the MCTS tree from move to move
+//! default, `rave off` for plain UCT), `param_hex rave_counts INITIAL,LATE` weighs RAVE by
+//! both visit counts instead ([`search_core::mcts::RaveWeight::Counts`]; `off` by default),
+//! `param_hex rave_prior N` starts every new node with N virtual all-moves-as-first visits at
+//! half a win ([`MctsConfig::rave_prior`]; 0 by default) and `param_hex expand N` expands a
+//! node once reached N times ([`MctsConfig::expand_after`]; 1 by default); `param_hex reuse 1` keeps the MCTS tree from move to move
 //! ([`MctsConfig::reuse_tree`]), `param_hex fill_in 1` goes on below each analysed node from
 //! its position with dead and captured cells filled in ([`MctsConfig::fill_in`]),
 //! `param_hex local_priors 1` multiplies the priors of the cells near the opponent's last stone
@@ -141,6 +145,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Color, HexMove, IllegalMove, MAX_SIZE, Position};
+use crate::mcts::RaveWeight;
 use crate::mcts::{MctsConfig, MctsPlayer};
 use crate::notation::{NotationError, move_name, parse_move, showboard};
 use crate::player::{HexPlayer, RandomPlayer};
@@ -328,6 +333,14 @@ pub struct Settings {
     /// The MCTS player's [`MctsConfig::rave`]: RAVE's equivalence parameter, or `None` for plain
     /// UCT.
     pub rave: Option<f64>,
+    /// The MCTS player's [`MctsConfig::rave_prior`]: virtual all-moves-as-first visits at half
+    /// a win for every new node.
+    pub rave_prior: u32,
+    /// The MCTS player's [`MctsConfig::rave_weight`]: RAVE's schedule.
+    pub rave_weight: RaveWeight,
+    /// The MCTS player's [`MctsConfig::expand_after`]: a node gets children once reached this
+    /// many times.
+    pub expand: u32,
     /// The MCTS player's [`MctsConfig::reuse_tree`]: keep the search tree from move to move.
     pub reuse: bool,
     /// The MCTS player's [`MctsConfig::playout_patterns`]: draw the playouts' cells by the
@@ -364,6 +377,9 @@ impl Default for Settings {
             priors: Some(DEFAULT_PRIORS),
             exploration: MctsConfig::default().exploration,
             rave: MctsConfig::default().rave,
+            rave_prior: MctsConfig::default().rave_prior,
+            rave_weight: MctsConfig::default().rave_weight,
+            expand: MctsConfig::default().expand_after,
             reuse: MctsConfig::default().reuse_tree,
             playout_patterns: MctsConfig::default().playout_patterns,
             threads: MctsConfig::default().threads,
@@ -394,7 +410,7 @@ pub const DEFAULT_PRIORS: f64 = 3.0;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 17] = [
+const PARAMETERS: [&str; 20] = [
     "player",
     "time",
     "depth",
@@ -412,6 +428,9 @@ const PARAMETERS: [&str; 17] = [
     "fill_in",
     "local_priors",
     "local_playouts",
+    "rave_prior",
+    "rave_counts",
+    "expand",
 ];
 
 /// The default time per move of the MCTS and strong players.
@@ -445,6 +464,9 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             prior_weight: settings.priors,
             exploration: settings.exploration,
             rave: settings.rave,
+            rave_prior: settings.rave_prior,
+            rave_weight: settings.rave_weight,
+            expand_after: settings.expand,
             reuse_tree: settings.reuse,
             playout_patterns: settings.playout_patterns,
             threads: settings.threads,
@@ -817,7 +839,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] local_priors {}\n[bool] local_playouts {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -834,7 +856,13 @@ impl Engine {
                     s.solver_beside,
                     u8::from(s.fill_in),
                     u8::from(s.local_priors),
-                    u8::from(s.local_playouts)
+                    u8::from(s.local_playouts),
+                    s.rave_prior,
+                    match s.rave_weight {
+                        RaveWeight::Equivalence => "off".to_string(),
+                        RaveWeight::Counts { initial, late } => format!("{initial},{late}"),
+                    },
+                    s.expand
                 ));
             }
             ["player", name] => {
@@ -910,6 +938,11 @@ impl Engine {
                     )?),
                 };
             }
+            ["rave_prior", value] => {
+                settings.rave_prior = parse_number("rave_prior", value, 0..=1_000_000)?;
+            }
+            ["rave_counts", value] => settings.rave_weight = parse_rave_counts(value)?,
+            ["expand", value] => settings.expand = parse_number("expand", value, 0..=1_000_000)?,
             ["reuse", value] => settings.reuse = parse_switch("reuse", value)?,
             ["fill_in", value] => settings.fill_in = parse_switch("fill_in", value)?,
             ["local_priors", value] => settings.local_priors = parse_switch("local_priors", value)?,
@@ -1236,6 +1269,21 @@ where
     value.parse().ok().filter(|n| range.contains(n)).ok_or_else(|| {
         format!("{name} must be a number from {} to {}, not {value}", range.start(), range.end())
     })
+}
+
+/// `rave_counts`: `off` for the equivalence parameter's schedule, or `INITIAL,LATE` for
+/// [`RaveWeight::Counts`] (both numbers above 0).
+fn parse_rave_counts(value: &str) -> Result<RaveWeight, Failure> {
+    if matches!(value, "off" | "none") {
+        return Ok(RaveWeight::Equivalence);
+    }
+    let positive = |text: &str| text.trim().parse::<f64>().ok().filter(|x| x.is_finite() && *x > 0.0);
+    value
+        .split_once(',')
+        .and_then(|(initial, late)| {
+            Some(RaveWeight::Counts { initial: positive(initial)?, late: positive(late)? })
+        })
+        .ok_or_else(|| format!("rave_counts must be off or INITIAL,LATE, two numbers above 0, not {value}"))
 }
 
 /// A count of empty cells (`solver_empty`, `solver_beside`).

@@ -137,6 +137,8 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use rand::RngExt;
+/// How RAVE weighs all-moves-as-first against own statistics ([`MctsConfig::rave_weight`]).
+pub use search_core::mcts::RaveWeight;
 use search_core::mcts::{self, Insight, Knowledge, McRng, Playout, Rewards, SearchTree, Worker};
 use search_core::{Clock, Player, WallClock};
 
@@ -774,6 +776,12 @@ pub struct MctsConfig {
     pub exploration: f64,
     /// RAVE's equivalence parameter, or `None` for plain UCT.
     pub rave: Option<f64>,
+    /// How RAVE's weight falls as a move is tried ([`RaveWeight`]; the equivalence
+    /// parameter's schedule by default).
+    pub rave_weight: RaveWeight,
+    /// Virtual all-moves-as-first visits at half a win that every new node starts with
+    /// ([`search_core::mcts::Config::rave_prior`]); 0: none.
+    pub rave_prior: u32,
     /// A node gets children once reached this many times.
     pub expand_after: u32,
     /// Answer bridge intrusions in playouts.
@@ -852,6 +860,8 @@ impl Default for MctsConfig {
             seed: 0,
             exploration: 0.0,
             rave: Some(500.0),
+            rave_weight: RaveWeight::Equivalence,
+            rave_prior: 0,
             expand_after: 1,
             bridge_replies: true,
             playout_patterns: false,
@@ -1290,6 +1300,8 @@ impl MctsPlayer {
             iterations: self.config.iterations,
             time,
             rave: self.config.rave,
+            rave_weight: self.config.rave_weight,
+            rave_prior: self.config.rave_prior,
             expand_after: self.config.expand_after,
             // The same seed gives different playouts in different positions.
             seed: self.config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ position.hash(),

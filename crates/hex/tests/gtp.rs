@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use hex::gtp::{COMMANDS, Engine};
+use hex::mcts::RaveWeight;
 use hex::{Color, HexMove};
 use proptest::prelude::*;
 
@@ -328,7 +329,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] local_priors 0\n[bool] local_playouts 0"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] local_priors 0\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1"
     );
     ok(&mut e, "param_hex player RANDOM");
     ok(&mut e, "param_hex exploration 0.25");
@@ -348,7 +349,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     ok(&mut e, "param_hex priors 1.5");
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] local_priors 0\n[bool] local_playouts 0"
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] local_priors 0\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1"
     );
     ok(&mut e, "param_hex rave off");
     assert_eq!((e.settings().exploration, e.settings().rave), (0.25, None));
@@ -361,6 +362,36 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     for bad in ["0", "-5", "inf", "always"] {
         assert!(fails(&mut e, &format!("param_hex rave {bad}")).contains("rave must be off or"), "{bad}");
     }
+    ok(&mut e, "param_hex rave_prior 8");
+    ok(&mut e, "param_hex rave_counts 2.5,800");
+    ok(&mut e, "param_hex expand 10");
+    assert_eq!(
+        (e.settings().rave_prior, e.settings().rave_weight, e.settings().expand),
+        (8, RaveWeight::Counts { initial: 2.5, late: 800.0 }, 10)
+    );
+    assert!(
+        ok(&mut e, "param_hex")
+            .contains("[string] rave_prior 8\n[string] rave_counts 2.5,800\n[string] expand 10")
+    );
+    ok(&mut e, "param_hex rave_counts off");
+    assert_eq!(e.settings().rave_weight, RaveWeight::Equivalence);
+    for bad in ["2", "0,800", "2,-1", "2,inf", "a,b", "2,800,1"] {
+        assert!(
+            fails(&mut e, &format!("param_hex rave_counts {bad}"))
+                .contains("rave_counts must be off or INITIAL,LATE"),
+            "{bad}"
+        );
+    }
+    for (name, bad) in
+        [("rave_prior", "-1"), ("rave_prior", "many"), ("expand", "1.5"), ("expand", "2000000")]
+    {
+        assert!(
+            fails(&mut e, &format!("param_hex {name} {bad}")).contains(&format!("{name} must be a number")),
+            "{bad}"
+        );
+    }
+    ok(&mut e, "param_hex rave_prior 0");
+    ok(&mut e, "param_hex expand 1");
     ok(&mut e, "param_hex reuse 1");
     assert!(e.settings().reuse);
     ok(&mut e, "param_hex reuse off");
@@ -803,6 +834,9 @@ name
 [bool] fill_in 0
 [bool] local_priors 0
 [bool] local_playouts 0
+[string] rave_prior 0
+[string] rave_counts off
+[string] expand 1
 
 ? unknown command: frobnicate
 

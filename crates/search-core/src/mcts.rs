@@ -224,8 +224,17 @@ pub struct Config {
     pub time: Option<Duration>,
     /// RAVE's equivalence parameter `k`, if RAVE is on: a move's value mixes its own mean and its
     /// all-moves-as-first mean with weight `β = √(k / (3n + k))` on the latter after `n` visits.
-    /// RAVE needs [`Game::move_space`] to be positive; otherwise it stays off.
+    /// RAVE needs [`Game::move_space`] to be positive; otherwise it stays off. With
+    /// [`RaveWeight::Counts`] in [`Config::rave_weight`], `k` is not used.
     pub rave: Option<f64>,
+    /// How RAVE's weight on a move's all-moves-as-first mean falls as the move is tried.
+    pub rave_weight: RaveWeight,
+    /// With RAVE, every new child starts with this many virtual all-moves-as-first visits,
+    /// each half a win: an even prior, so that a move's first few all-moves-as-first results
+    /// do not decide alone how often it is tried (Gelly and Silver, 2011, give RAVE prior
+    /// knowledge this way). 0, the default: none. The virtual visits count in
+    /// [`MoveStats::amaf_visits`].
+    pub rave_prior: u32,
     /// A node gets children once it has been reached this many times; before that, iterations
     /// that reach it play out from it. Higher values save memory on long searches.
     pub expand_after: u32,
@@ -269,12 +278,65 @@ impl Default for Config {
             iterations: Some(1_000),
             time: None,
             rave: None,
+            rave_weight: RaveWeight::Equivalence,
+            rave_prior: 0,
             expand_after: 0,
             seed: 0,
             knowledge_after: None,
             prior_weight: 0.0,
         }
     }
+}
+
+/// How RAVE weighs a move's all-moves-as-first mean `ã` (over `ñ` visits) against its own
+/// mean (over `n` visits): the move's value is `β·ã + (1 − β)·mean`.
+///
+/// # Examples
+///
+/// ```
+/// use search_core::mcts::RaveWeight;
+///
+/// // With `initial` 2 and `late` 1,000: one own visit against 99 all-moves-as-first ones
+/// // still leaves most of the weight on the latter, ten thousand own visits little.
+/// let weight = RaveWeight::Counts { initial: 2.0, late: 1_000.0 };
+/// assert!(weight.beta(1_000.0, 1, 99) > 0.9);
+/// assert!(weight.beta(1_000.0, 10_000, 50_000) < 0.1);
+/// // The default depends on the own visits alone: √(k / (3n + k)).
+/// assert_eq!(RaveWeight::Equivalence.beta(500.0, 0, 10), 1.0);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum RaveWeight {
+    /// `β = √(k / (3n + k))`, with `k` from [`Config::rave`] (Gelly and Silver's equivalence
+    /// parameter, 2007): the default.
+    Equivalence,
+    /// `β = ñ / (ñ + n·(1/initial + ñ/late))`, which also counts the all-moves-as-first
+    /// visits (Silver's minimum-error schedule, as Fuego generalises it): with few own visits
+    /// the ratio `ñ/n` weighs up to `initial` times as much as in a plain average, and the
+    /// weight fades once `n` nears `late`.
+    Counts {
+        /// The weight of the all-moves-as-first visits against the own ones, early on.
+        initial: f64,
+        /// The own visits around which the all-moves-as-first mean stops counting.
+        late: f64,
+    },
+}
+
+impl RaveWeight {
+    /// `β` for a move with `visits` own visits and `amaf_visits` all-moves-as-first ones;
+    /// `k` is [`Config::rave`]'s equivalence parameter.
+    pub fn beta(self, k: f64, visits: u32, amaf_visits: u32) -> f64 {
+        match self {
+            RaveWeight::Equivalence => rave_beta(k, f64::from(visits)),
+            RaveWeight::Counts { initial, late } => counts_beta(initial, late, visits, amaf_visits),
+        }
+    }
+}
+
+/// [`RaveWeight::Counts`]'s `β`.
+#[inline]
+fn counts_beta(initial: f64, late: f64, visits: u32, amaf_visits: u32) -> f64 {
+    let (n, amaf) = (f64::from(visits), f64::from(amaf_visits));
+    if amaf == 0.0 { 0.0 } else { amaf / (amaf + n * (1.0 / initial + amaf / late)) }
 }
 
 /// What the search learnt about one root move.
@@ -880,7 +942,12 @@ impl<G: Game> Search<'_, G> {
             }
         };
         let first = self.nodes.len() as u32;
-        self.nodes.extend(moves.iter().map(|&mv| Node::new(Some(mv), mover)));
+        let prior = if self.config.rave.is_some() { self.config.rave_prior } else { 0 };
+        self.nodes.extend(moves.iter().map(|&mv| Node {
+            amaf_visits: prior,
+            amaf_wins: f64::from(prior) / 2.0,
+            ..Node::new(Some(mv), mover)
+        }));
         let n = &mut self.nodes[node];
         n.first_child = first;
         n.children = moves.len() as u32;
@@ -978,7 +1045,12 @@ impl<G: Game> Search<'_, G> {
             let n = f64::from(child.visits);
             let value = match self.config.rave {
                 Some(k) if child.amaf_visits > 0 => {
-                    let beta = self.terms.beta(k, child.visits);
+                    let beta = match self.config.rave_weight {
+                        RaveWeight::Equivalence => self.terms.beta(k, child.visits),
+                        RaveWeight::Counts { initial, late } => {
+                            counts_beta(initial, late, child.visits, child.amaf_visits)
+                        }
+                    };
                     (1.0 - beta) * child.mean() + beta * child.amaf_mean()
                 }
                 // Without any statistics, try the move before any move already tried (a move

@@ -3,7 +3,7 @@
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use search_core::mcts::{self, Config, Insight, Knowledge, RandomPlayout, Rewards};
+use search_core::mcts::{self, Config, Insight, Knowledge, RandomPlayout, RaveWeight, Rewards};
 use search_core::tree::{NodeId, Shape, Tree, TreeEval};
 use search_core::{Game, Horizon, MoveList, ToMove, minimax};
 
@@ -45,7 +45,12 @@ fn uct_and_rave_agree_with_minimax_on_random_trees() {
         let (tree, root) = win_loss_tree(seed);
         let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
         let root_value = value_for_player0(&tree, root);
-        for config in [Config::iterations(3_000), Config::iterations(3_000).with_rave(50.0)] {
+        let counts = Config {
+            rave_weight: RaveWeight::Counts { initial: 2.0, late: 500.0 },
+            rave_prior: 5,
+            ..Config::iterations(3_000).with_rave(50.0)
+        };
+        for config in [Config::iterations(3_000), Config::iterations(3_000).with_rave(50.0), counts] {
             let found = mcts::search(&tree, &root, &mut playout, &config.with_seed(seed));
             let mv = found.best_move.expect("the root is not a leaf");
             let child_value = value_for_player0(&tree, tree.play(&root, mv));
@@ -112,6 +117,13 @@ impl Game for ThreeNim {
     fn play(&self, &(stones, player): &(u32, u8), take: u32) -> (u32, u8) {
         (stones - take, (player + 1) % 3)
     }
+    // Moves numbered for RAVE: take 1 or 2.
+    fn move_space(&self) -> usize {
+        3
+    }
+    fn move_index(&self, take: u32) -> usize {
+        take as usize
+    }
 }
 
 #[test]
@@ -120,6 +132,55 @@ fn three_players_each_play_for_themselves() {
     let mut playout = RandomPlayout::new(|&(_, to_move): &(u32, u8)| mcts::win_for((to_move + 2) % 3));
     let found = mcts::search(&ThreeNim, &(2, 1), &mut playout, &Config::iterations(200));
     assert_eq!(found.best_move, Some(2));
+}
+
+/// The root moves' all-moves-as-first visits after one iteration of three-player Nim.
+fn amaf_after_one_iteration(config: Config) -> Vec<(u32, u32, f64)> {
+    let mut playout = RandomPlayout::new(|&(_, to_move): &(u32, u8)| mcts::win_for((to_move + 2) % 3));
+    let found = mcts::search(&ThreeNim, &(9, 0), &mut playout, &Config { iterations: Some(1), ..config });
+    found.moves.iter().map(|m| (m.mv, m.amaf_visits, m.amaf_value)).collect()
+}
+
+#[test]
+fn a_rave_prior_starts_every_move_at_half_a_win() {
+    let plain = amaf_after_one_iteration(Config::default().with_rave(100.0));
+    let primed = amaf_after_one_iteration(Config { rave_prior: 8, ..Config::default().with_rave(100.0) });
+    assert_eq!(plain.len(), primed.len());
+    // The same seed plays the same iteration: each move has eight visits more, at one half.
+    for (&(mv, visits, value), &(primed_mv, primed_visits, primed_value)) in plain.iter().zip(&primed) {
+        assert_eq!((mv, visits + 8), (primed_mv, primed_visits));
+        let wins = value * f64::from(visits) + 4.0;
+        assert!((primed_value - wins / f64::from(primed_visits)).abs() < 1e-12, "{plain:?} {primed:?}");
+    }
+    // The one iteration played at least one root move as first.
+    assert!(plain.iter().any(|&(_, visits, _)| visits == 1));
+    // Without RAVE there are no all-moves-as-first statistics to start.
+    let no_rave = amaf_after_one_iteration(Config { rave_prior: 8, ..Config::default() });
+    assert!(no_rave.iter().all(|&(_, visits, _)| visits == 0), "{no_rave:?}");
+}
+
+#[test]
+fn counted_rave_weights_fall_with_visits_and_rise_with_amaf_visits() {
+    let weight = RaveWeight::Counts { initial: 2.5, late: 800.0 };
+    let counts = [0_u32, 1, 2, 5, 10, 50, 100, 500, 1_000, 10_000, 100_000];
+    for &amaf in &counts {
+        for pair in counts.windows(2) {
+            let (fewer, more) = (weight.beta(0.0, pair[0], amaf), weight.beta(0.0, pair[1], amaf));
+            assert!((0.0..=1.0).contains(&fewer) && more <= fewer, "visits {pair:?}, amaf {amaf}");
+        }
+    }
+    for &visits in &counts {
+        for pair in counts.windows(2) {
+            let (fewer, more) = (weight.beta(0.0, visits, pair[0]), weight.beta(0.0, visits, pair[1]));
+            assert!((0.0..=1.0).contains(&more) && fewer <= more, "visits {visits}, amaf {pair:?}");
+        }
+    }
+    // No own visit yet: the all-moves-as-first mean is all there is; none of those: nothing.
+    assert_eq!(weight.beta(0.0, 0, 3), 1.0);
+    assert_eq!(weight.beta(0.0, 3, 0), 0.0);
+    // Gelly and Silver's schedule ignores the all-moves-as-first count.
+    assert_eq!(RaveWeight::Equivalence.beta(300.0, 100, 1), RaveWeight::Equivalence.beta(300.0, 100, 9_999));
+    assert!((RaveWeight::Equivalence.beta(300.0, 100, 1) - 0.5_f64.sqrt()).abs() < 1e-12);
 }
 
 #[test]
