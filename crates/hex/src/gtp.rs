@@ -81,7 +81,9 @@
 //! both visit counts instead ([`search_core::mcts::RaveWeight::Counts`]; `off` by default),
 //! `param_hex rave_prior N` starts every new node with N virtual all-moves-as-first visits at
 //! half a win ([`MctsConfig::rave_prior`]; 0 by default) and `param_hex expand N` expands a
-//! node once reached N times ([`MctsConfig::expand_after`]; 1 by default); `param_hex reuse 1` keeps the MCTS tree from move to move
+//! node once reached N times ([`MctsConfig::expand_after`]; 1 by default), `param_hex
+//! vc_answers W` raises the priors of the answers to intrusions into virtual connections
+//! ([`MctsConfig::vc_answers`]; `off` by default); `param_hex reuse 1` keeps the MCTS tree from move to move
 //! ([`MctsConfig::reuse_tree`]), `param_hex fill_in 1` goes on below each analysed node from
 //! its position with dead and captured cells filled in ([`MctsConfig::fill_in`]),
 //! `param_hex local_priors 1` multiplies the priors of the cells near the opponent's last stone
@@ -341,6 +343,9 @@ pub struct Settings {
     /// The MCTS player's [`MctsConfig::expand_after`]: a node gets children once reached this
     /// many times.
     pub expand: u32,
+    /// The MCTS player's [`MctsConfig::vc_answers`]: the priors of the answers to intrusions
+    /// into virtual connections, or `None` for none.
+    pub vc_answers: Option<f32>,
     /// The MCTS player's [`MctsConfig::reuse_tree`]: keep the search tree from move to move.
     pub reuse: bool,
     /// The MCTS player's [`MctsConfig::playout_patterns`]: draw the playouts' cells by the
@@ -380,6 +385,7 @@ impl Default for Settings {
             rave_prior: MctsConfig::default().rave_prior,
             rave_weight: MctsConfig::default().rave_weight,
             expand: MctsConfig::default().expand_after,
+            vc_answers: MctsConfig::default().vc_answers,
             reuse: MctsConfig::default().reuse_tree,
             playout_patterns: MctsConfig::default().playout_patterns,
             threads: MctsConfig::default().threads,
@@ -410,7 +416,7 @@ pub const DEFAULT_PRIORS: f64 = 3.0;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 20] = [
+const PARAMETERS: [&str; 21] = [
     "player",
     "time",
     "depth",
@@ -431,6 +437,7 @@ const PARAMETERS: [&str; 20] = [
     "rave_prior",
     "rave_counts",
     "expand",
+    "vc_answers",
 ];
 
 /// The default time per move of the MCTS and strong players.
@@ -467,6 +474,7 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             rave_prior: settings.rave_prior,
             rave_weight: settings.rave_weight,
             expand_after: settings.expand,
+            vc_answers: settings.vc_answers,
             reuse_tree: settings.reuse,
             playout_patterns: settings.playout_patterns,
             threads: settings.threads,
@@ -839,7 +847,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -862,7 +870,8 @@ impl Engine {
                         RaveWeight::Equivalence => "off".to_string(),
                         RaveWeight::Counts { initial, late } => format!("{initial},{late}"),
                     },
-                    s.expand
+                    s.expand,
+                    s.vc_answers.map_or("off".to_string(), |w| w.to_string())
                 ));
             }
             ["player", name] => {
@@ -943,6 +952,16 @@ impl Engine {
             }
             ["rave_counts", value] => settings.rave_weight = parse_rave_counts(value)?,
             ["expand", value] => settings.expand = parse_number("expand", value, 0..=1_000_000)?,
+            ["vc_answers", value] => {
+                settings.vc_answers = match value {
+                    "off" | "none" => None,
+                    _ => {
+                        Some(value.parse().ok().filter(|w: &f32| w.is_finite() && *w > 0.0).ok_or_else(
+                            || format!("vc_answers must be off or a weight above 0, not {value}"),
+                        )?)
+                    }
+                };
+            }
             ["reuse", value] => settings.reuse = parse_switch("reuse", value)?,
             ["fill_in", value] => settings.fill_in = parse_switch("fill_in", value)?,
             ["local_priors", value] => settings.local_priors = parse_switch("local_priors", value)?,

@@ -836,6 +836,14 @@ pub struct MctsConfig {
     /// weight by their local-response strengths ([`HexPlayout::with_local`],
     /// [`LocalPolicy::shipped`]).
     pub local_playouts: bool,
+    /// With the knowledge and the priors on, the answers to intrusions into virtual
+    /// connections (MoHex's "VC maintenance"): each analysed node finds, for its moves that
+    /// break every virtual connection H-search knows between two of the opponent's groups, the
+    /// opponent's cells that connect the pair again ([`Solver::intrusion_answers`]); at the
+    /// child, those cells' priors together get this many times the other moves' (1: half of
+    /// the node's priors). Children grown before the analysis get their priors again. `None`:
+    /// off.
+    pub vc_answers: Option<f32>,
 }
 
 impl MctsConfig {
@@ -875,6 +883,7 @@ impl Default for MctsConfig {
             fill_in: false,
             local_priors: false,
             local_playouts: false,
+            vc_answers: None,
         }
     }
 }
@@ -922,6 +931,14 @@ pub struct SolverKnowledge {
     fill_in: bool,
     /// The last position analysed and, if the analysis filled cells in, its filled position.
     last_fill: Option<(Position, Position)>,
+    /// Whether an analysis also finds the answers to intrusions ([`MctsConfig::vc_answers`]).
+    find_answers: bool,
+    /// The answers found in this search: a position right after the mover intruded into the
+    /// opponent's virtual connection (one move of an analysed node), and the opponent's cells
+    /// that connect the pair again.
+    answers: HashMap<Position, Vec<Cell>>,
+    /// What the last analysis added to `answers`.
+    last_answers: Vec<(Position, Vec<Cell>)>,
 }
 
 impl SolverKnowledge {
@@ -938,6 +955,9 @@ impl SolverKnowledge {
             time: Duration::ZERO,
             fill_in: false,
             last_fill: None,
+            find_answers: false,
+            answers: HashMap::new(),
+            last_answers: Vec::new(),
         }
     }
 
@@ -946,6 +966,37 @@ impl SolverKnowledge {
     /// [`MctsConfig::fill_in`]).
     pub fn with_fill_in(self, fill_in: bool) -> Self {
         SolverKnowledge { fill_in, ..self }
+    }
+
+    /// The same knowledge, which with `answers` also finds, at each analysed node, where the
+    /// opponent answers the node's moves that intrude into its virtual connections
+    /// ([`MctsConfig::vc_answers`]; [`Solver::intrusion_answers`]).
+    pub fn with_answers(self, answers: bool) -> Self {
+        SolverKnowledge { find_answers: answers, ..self }
+    }
+
+    /// The opponent's answers in `position`, right after an intrusion into one of its virtual
+    /// connections, if an analysis of this search found them.
+    pub fn answers(&self, position: &Position) -> Option<&[Cell]> {
+        self.answers.get(position).map(Vec::as_slice)
+    }
+
+    /// Finds the answers to the intrusions among `kept`, the moves of the analysed `state`.
+    fn find_answers(&mut self, state: &Position, kept: &[Cell]) {
+        let Ok(found) = self.solver.intrusion_answers(state, state.to_move().opponent()) else { return };
+        // With the fill-in on, the node's children grow from its filled position.
+        let filled = self.last_fill.map(|(_, filled)| filled);
+        for (probe, answers) in found {
+            if !kept.contains(&probe) {
+                continue;
+            }
+            for base in std::iter::once(*state).chain(filled) {
+                if let Ok(child) = base.play(HexMove::Place(probe)) {
+                    self.last_answers.push((child, answers.clone()));
+                }
+            }
+        }
+        self.answers.extend(self.last_answers.iter().cloned());
     }
 }
 
@@ -967,8 +1018,17 @@ impl Default for SolverKnowledge {
 impl Knowledge<HexGame> for SolverKnowledge {
     fn analyse(&mut self, _: &HexGame, state: &Position, _: &[HexMove]) -> Insight<HexMove> {
         self.last_fill = None;
+        self.last_answers.clear();
         let started = Instant::now();
         let analysis = self.solver.analyse(state);
+        if let Ok(Analysis::Open { moves, filled }) = &analysis {
+            if self.fill_in && !filled.is_empty() {
+                self.last_fill = Some((*state, with_stones(state, filled)));
+            }
+            if self.find_answers {
+                self.find_answers(state, moves);
+            }
+        }
         self.calls += 1;
         self.time += started.elapsed();
         let moves = |cells: Vec<Cell>| cells.into_iter().map(HexMove::Place).collect();
@@ -980,12 +1040,7 @@ impl Knowledge<HexGame> for SolverKnowledge {
             Ok(Analysis::Loss { carrier }) => {
                 Insight::Solved { winner: me.opponent().index(), moves: moves(carrier) }
             }
-            Ok(Analysis::Open { moves: cells, filled }) => {
-                if self.fill_in && !filled.is_empty() {
-                    self.last_fill = Some((*state, with_stones(state, &filled)));
-                }
-                Insight::Moves(moves(cells))
-            }
+            Ok(Analysis::Open { moves: cells, .. }) => Insight::Moves(moves(cells)),
             // Too large for the solver: a chain of bridges still proves a win on any board.
             Err(SolveError::TooLarge(_)) => bridge_insight(state),
             // The swap still available: nothing known.
@@ -1001,8 +1056,11 @@ impl Knowledge<HexGame> for SolverKnowledge {
 /// The analyses the threads of one search share ([`MctsConfig::threads`]): the threads' trees
 /// reach the same nodes near the root, and an analysis is a function of the position alone, so
 /// a position one thread has analysed is not analysed again by another (with the position
-/// filled in, if [`MctsConfig::fill_in`] gave it one).
-type SharedInsights = Mutex<HashMap<Position, (Insight<HexMove>, Option<Position>)>>;
+/// filled in, if [`MctsConfig::fill_in`] gave it one, and the answers to intrusions it found).
+type SharedInsights = Mutex<HashMap<Position, SharedInsight>>;
+
+/// One analysis in [`SharedInsights`]: what it says, the filled position, the answers.
+type SharedInsight = (Insight<HexMove>, Option<Position>, Vec<(Position, Vec<Cell>)>);
 
 /// What the player's tree search knows: the solver's analysis if it is on (shared with the
 /// other threads' through `shared`, if any), and the pattern priors if they are.
@@ -1015,6 +1073,8 @@ struct TreeKnowledge<'a> {
     /// The root position and the opponent's last stone there, if the player knows it (the
     /// search does not: its root has no move).
     root_last: Option<(Position, Cell)>,
+    /// [`MctsConfig::vc_answers`]: the answers' share of a node's priors against the rest.
+    answers: Option<f32>,
 }
 
 impl Knowledge<HexGame> for TreeKnowledge<'_> {
@@ -1023,13 +1083,14 @@ impl Knowledge<HexGame> for TreeKnowledge<'_> {
         let Some(shared) = self.shared else { return solver.analyse(game, state, moves) };
         // A poisoned lock only means another thread panicked; the map is still whole.
         let lock = || shared.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some((known, fill)) = lock().get(state) {
+        if let Some((known, fill, answers)) = lock().get(state) {
             solver.last_fill = fill.map(|filled| (*state, filled));
+            solver.answers.extend(answers.iter().cloned());
             return known.clone();
         }
         let insight = solver.analyse(game, state, moves);
         let fill = solver.last_fill.map(|(_, filled)| filled);
-        lock().insert(*state, (insight.clone(), fill));
+        lock().insert(*state, (insight.clone(), fill, solver.last_answers.clone()));
         insight
     }
 
@@ -1061,7 +1122,25 @@ impl Knowledge<HexGame> for TreeKnowledge<'_> {
                 HexMove::Swap => 1.0,
             };
         }
+        let known =
+            self.answers.zip(self.solver.as_ref()).and_then(|(w, solver)| Some((w, solver.answers(state)?)));
+        if let Some((weight, cells)) = known {
+            let answer = |mv: &HexMove| matches!(mv, HexMove::Place(cell) if cells.contains(cell));
+            let count = moves.iter().filter(|mv| answer(mv)).count();
+            if count > 0 {
+                let bonus = weight * priors.iter().sum::<f32>() / count as f32;
+                for (prior, mv) in priors.iter_mut().zip(moves) {
+                    if answer(mv) {
+                        *prior += bonus;
+                    }
+                }
+            }
+        }
         true
+    }
+
+    fn analysis_changes_priors(&self) -> bool {
+        self.answers.is_some() && self.solver.is_some() && self.patterns.is_some()
     }
 }
 
@@ -1163,11 +1242,15 @@ impl MctsPlayer {
             helpers: (1..config.threads)
                 .map(|_| Helper {
                     playout: playout(),
-                    knowledge: SolverKnowledge::new().with_fill_in(config.fill_in),
+                    knowledge: SolverKnowledge::new()
+                        .with_fill_in(config.fill_in)
+                        .with_answers(config.vc_answers.is_some()),
                     tree: SearchTree::new(),
                 })
                 .collect(),
-            knowledge: SolverKnowledge::new().with_fill_in(config.fill_in),
+            knowledge: SolverKnowledge::new()
+                .with_fill_in(config.fill_in)
+                .with_answers(config.vc_answers.is_some()),
             insights: Mutex::new(HashMap::new()),
             solver: None,
             solver_time: Duration::ZERO,
@@ -1326,6 +1409,11 @@ impl MctsPlayer {
         let local = (self.config.local_priors && patterns.is_some()).then(PatternWeights::shipped_local);
         let insights = self.insights.get_mut().unwrap_or_else(PoisonError::into_inner);
         insights.clear();
+        // The answers hold for their positions whatever the search, but the map would only grow.
+        self.knowledge.answers.clear();
+        for helper in &mut self.helpers {
+            helper.knowledge.answers.clear();
+        }
         let shared = (threads > 1).then_some(&self.insights);
         let mut parts: Vec<(&mut SearchTree<HexMove>, &mut HexPlayout, TreeKnowledge<'_>)> =
             std::iter::once((&mut self.tree, &mut self.playout, &mut self.knowledge))
@@ -1341,6 +1429,7 @@ impl MctsPlayer {
                             patterns,
                             local,
                             root_last,
+                            answers: self.config.vc_answers,
                         },
                     )
                 })
@@ -1444,6 +1533,72 @@ mod tests {
         (weights, policy)
     }
 
+    /// An analysis finds where the opponent answers an intrusion into its bridge, and at the
+    /// child the answers get, together, as much prior as every move had before.
+    #[test]
+    fn the_answers_to_an_intrusion_get_half_the_priors() {
+        // White to move on 9x9; Black's c3 and d4 make a bridge over d3 and c4.
+        let (position, _) = crate::play_moves(9, ["c3", "a9", "d4"]).unwrap();
+        let cell = |name| crate::parse_cell(name, 9).unwrap();
+        let game = HexGame::new(9);
+        let mut solver = SolverKnowledge::new().with_answers(true);
+        let insight = solver.analyse(&game, &position, &position.legal_moves());
+        assert!(matches!(insight, Insight::Moves(_)), "{insight:?}");
+        let child = position.play(HexMove::Place(cell("d3"))).unwrap();
+        let answers = solver.answers(&child).expect("d3 intrudes").to_vec();
+        assert!(answers.contains(&cell("c4")), "{answers:?}");
+        assert!(solver.answers(&position).is_none(), "answers are for the positions after intrusions");
+        let moves = child.legal_moves();
+        let mut priors_of = |weight: Option<f32>| {
+            let mut knowledge = TreeKnowledge {
+                solver: Some(&mut solver),
+                shared: None,
+                patterns: Some(PatternWeights::shipped()),
+                local: None,
+                root_last: None,
+                answers: weight,
+            };
+            assert_eq!(knowledge.analysis_changes_priors(), weight.is_some());
+            let mut priors = vec![0.0f32; moves.len()];
+            assert!(knowledge.priors(&game, &child, Some(&HexMove::Place(cell("d3"))), &moves, &mut priors));
+            priors
+        };
+        let (plain, raised) = (priors_of(None), priors_of(Some(1.0)));
+        let total: f32 = plain.iter().sum();
+        let is_answer = |mv: &HexMove| matches!(mv, HexMove::Place(c) if answers.contains(c));
+        let bonus = total / answers.len() as f32;
+        for ((mv, p), q) in moves.iter().zip(&plain).zip(&raised) {
+            let expected = if is_answer(mv) { p + bonus } else { *p };
+            assert!((q - expected).abs() <= 1e-4 * total, "{mv:?}: {p} {q}");
+        }
+        let share: f32 =
+            moves.iter().zip(&raised).filter(|(mv, _)| is_answer(mv)).map(|(_, q)| q).sum::<f32>()
+                / raised.iter().sum::<f32>();
+        assert!(share >= 0.5, "{share}");
+    }
+
+    /// A player with the answers on finds some in its search, plays legal moves, and the same
+    /// seed gives the same game.
+    #[test]
+    fn a_player_with_answers_finds_them_and_repeats_for_a_seed() {
+        let config = MctsConfig {
+            knowledge_after: Some(10),
+            prior_weight: Some(3.0),
+            vc_answers: Some(1.0),
+            ..MctsConfig::iterations(500)
+        };
+        let (position, _) = crate::play_moves(9, ["e5", "d6", "c7", "f3"]).unwrap();
+        let play = || {
+            let mut player = MctsPlayer::new(config);
+            let (mv, _) = player.decide(&position);
+            (mv, player.knowledge().answers.len())
+        };
+        let (mv, found) = play();
+        assert!(position.legal_moves().contains(&mv));
+        assert!(found > 0, "no answers found");
+        assert_eq!(play(), (mv, found));
+    }
+
     /// The priors are the patterns' strengths, times the local codes' near the last stone when
     /// the local weights are on and the last move is known, and nothing else changes.
     #[test]
@@ -1462,6 +1617,7 @@ mod tests {
                 patterns: Some(patterns),
                 local,
                 root_last: None,
+                answers: None,
             };
             let mut priors = vec![0.0; moves.len()];
             assert!(knowledge.priors(&HexGame::new(7), &position, last.as_ref(), &moves, &mut priors));
@@ -1500,6 +1656,7 @@ mod tests {
                 patterns: Some(PatternWeights::shipped()),
                 local: Some(PatternWeights::shipped_local()),
                 root_last: None,
+                answers: None,
             };
             let mut priors = vec![0.0f32; moves.len()];
             let last = last.map(HexMove::Place);

@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use hex::solver::{Analysis, Limit, SolveError, Solver, SolverConfig, Verdict};
+use hex::solver::{Analysis, ConnectionError, Endpoint, Limit, SolveError, Solver, SolverConfig, Verdict};
 use hex::{Cell, Color, HexMove, Position, parse_cell};
 use proptest::prelude::*;
 
@@ -431,5 +431,99 @@ fn captured_regions_keep_the_maps_and_shorten_a_9x9_solve() {
         "{} against {}",
         without.stats.nodes,
         with.stats.nodes
+    );
+}
+
+/// The ends of `side`'s connections on `pos`: its two edges and each of its stones.
+fn ends(pos: &Position, side: Color) -> Vec<Endpoint> {
+    let stones = pos.board().cells().filter(|&c| pos.board().get(c) == Some(side)).map(Endpoint::Cell);
+    [Endpoint::First, Endpoint::Second].into_iter().chain(stones).collect()
+}
+
+/// The pairs of `side`'s ends that H-search connects virtually on `pos`, with their VCs.
+fn virtual_pairs(
+    solver: &mut Solver,
+    pos: &Position,
+    side: Color,
+) -> Vec<(Endpoint, Endpoint, Vec<Vec<Cell>>)> {
+    let ends = ends(pos, side);
+    let mut pairs = Vec::new();
+    for (i, &x) in ends.iter().enumerate() {
+        for &y in &ends[i + 1..] {
+            if let Ok(found) = solver.connections(pos, side, x, y) {
+                if !found.full.is_empty() {
+                    pairs.push((x, y, found.full));
+                }
+            }
+        }
+    }
+    pairs
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 8, ..ProptestConfig::default() })]
+
+    /// Every intrusion breaks every VC of some pair of the side's groups, and every answer to
+    /// it connects that pair again.
+    #[test]
+    fn intrusion_answers_reconnect_what_the_intrusion_broke(moves in prop::collection::vec(0usize..49, 6..12)) {
+        let pos = random_position(7, &moves);
+        prop_assume!(pos.winner().is_none());
+        let mut solver = Solver::new(SolverConfig::default());
+        for side in [Color::Black, Color::White] {
+            let answers = solver.intrusion_answers(&pos, side).unwrap();
+            let before = virtual_pairs(&mut solver, &pos, side);
+            for (probe, cells) in &answers {
+                prop_assert!(!cells.is_empty() && !cells.contains(probe));
+                let broken: Vec<_> = before
+                    .iter()
+                    .filter(|(_, _, full)| full.iter().all(|carrier| carrier.contains(probe)))
+                    .collect();
+                prop_assert!(!broken.is_empty(), "{probe} breaks no pair");
+                let mut intruded = *pos.board();
+                intruded.set(*probe, Some(side.opponent()));
+                for &answer in cells {
+                    prop_assert!(pos.board().get(answer).is_none());
+                    let mut answered = intruded;
+                    answered.set(answer, Some(side));
+                    let after = Position::from_board(answered, side.opponent());
+                    let reconnected = after.winner() == Some(side)
+                        || broken.iter().any(|(x, y, _)| match solver.connections(&after, side, *x, *y) {
+                            Ok(found) => !found.full.is_empty(),
+                            // The answer joined the two ends into one group, or won outright.
+                            Err(ConnectionError::SameEnd) => true,
+                            Err(ConnectionError::Decided(winner)) => winner == side,
+                            Err(_) => false,
+                        });
+                    prop_assert!(reconnected, "{side}: {answer} does not answer {probe} on\n{:?}", pos.board());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn intrusion_answers_cover_a_bridge_and_not_the_captured_edge_cells() {
+    // Black c3–d4 (a bridge over d3 and c4) and b6 on the second row from the bottom edge;
+    // White's g1 and g2 far away.
+    let (pos, _) = hex::play_moves(7, ["c3", "g1", "d4", "g2", "b6"]).unwrap();
+    let cell = |name| parse_cell(name, 7).unwrap();
+    let answers = Solver::new(SolverConfig::default()).intrusion_answers(&pos, Color::Black).unwrap();
+    let of = |name| {
+        answers.iter().find(|(probe, _)| *probe == cell(name)).map(|(_, a)| a.clone()).unwrap_or_default()
+    };
+    assert!(of("d3").contains(&cell("c4")), "{answers:?}");
+    assert!(of("c4").contains(&cell("d3")), "{answers:?}");
+    // b6's two edge cells are no intrusions: the fill-in gives them to Black (captured),
+    // which joins b6 to its edge.
+    assert!(of("a7").is_empty() && of("b7").is_empty(), "{answers:?}");
+    // Cells in no carrier have no answers, and the answers come in cell order.
+    assert!(of("g7").is_empty() && of("a1").is_empty(), "{answers:?}");
+    assert!(answers.windows(2).all(|w| w[0].0 < w[1].0));
+    // A finished game has nothing to keep.
+    let (won, _) = hex::play_moves(2, ["a1", "b1", "a2"]).unwrap();
+    assert_eq!(
+        Solver::new(SolverConfig::default()).intrusion_answers(&won, Color::Black),
+        Err(SolveError::GameOver(Color::Black))
     );
 }

@@ -464,6 +464,16 @@ pub trait Knowledge<G: Game> {
         false
     }
 
+    /// Whether an analysis can change the priors below the analysed node: `true` has the
+    /// search ask [`Knowledge::priors`] again, right after each [`Knowledge::analyse`], for
+    /// every child of the analysed node that already has children (in Hex: the answers to an
+    /// intrusion into a virtual connection, which the analysis of the parent finds, raise
+    /// the priors of the child's answers). `false` (the default): priors are asked once per
+    /// node.
+    fn analysis_changes_priors(&self) -> bool {
+        false
+    }
+
     /// A state to go on from below a node instead of `state`, asked right after
     /// [`Knowledge::analyse`] answered [`Insight::Moves`] with `kept` for it: a state with the
     /// same winner under perfect play, from which the playouts judge the node's moves better (in
@@ -953,18 +963,48 @@ impl<G: Game> Search<'_, G> {
         n.children = moves.len() as u32;
         n.expanded = true;
         if self.config.prior_weight > 0.0 && !moves.is_empty() {
-            self.priors.clear();
-            self.priors.resize(moves.len(), 0.0);
-            let last = self.nodes[node].mv;
-            if knowledge.priors(self.game, state, last.as_ref(), &moves, &mut self.priors) {
-                let total: f32 = self.priors.iter().map(|p| p.max(0.0)).sum();
-                if total > 0.0 && total.is_finite() {
-                    let children = &mut self.nodes[first as usize..first as usize + moves.len()];
-                    for (child, prior) in children.iter_mut().zip(&self.priors) {
-                        child.prior = prior.max(0.0) / total;
-                    }
+            self.assign_priors(node, state, &moves, knowledge);
+        }
+    }
+
+    /// Asks `knowledge` for the priors of the children of `node` (at `state`), whose moves are
+    /// `moves`, and stores each child's share.
+    fn assign_priors<K: Knowledge<G> + ?Sized>(
+        &mut self,
+        node: usize,
+        state: &G::State,
+        moves: &[G::Move],
+        knowledge: &mut K,
+    ) {
+        self.priors.clear();
+        self.priors.resize(moves.len(), 0.0);
+        let last = self.nodes[node].mv;
+        if knowledge.priors(self.game, state, last.as_ref(), moves, &mut self.priors) {
+            let total: f32 = self.priors.iter().map(|p| p.max(0.0)).sum();
+            if total > 0.0 && total.is_finite() {
+                let first = self.nodes[node].first_child as usize;
+                let children = &mut self.nodes[first..first + moves.len()];
+                for (child, prior) in children.iter_mut().zip(&self.priors) {
+                    child.prior = prior.max(0.0) / total;
                 }
             }
+        }
+    }
+
+    /// Asks `knowledge` again for the priors of the grandchildren of `node` (at `state`) below
+    /// its kept children that have children ([`Knowledge::analysis_changes_priors`]).
+    fn refresh_priors<K: Knowledge<G> + ?Sized>(&mut self, node: usize, state: &G::State, knowledge: &mut K) {
+        let n = &self.nodes[node];
+        for child in n.first_child as usize..(n.first_child + n.children) as usize {
+            let c = &self.nodes[child];
+            if c.pruned || c.children == 0 {
+                continue;
+            }
+            let grandchildren = c.first_child as usize..(c.first_child + c.children) as usize;
+            let moves: MoveList<G::Move> =
+                self.nodes[grandchildren].iter().map(|g| g.mv.expect("a child has a move")).collect();
+            let child_state = self.game.play(state, c.mv.expect("a child has a move"));
+            self.assign_priors(child, &child_state, &moves, knowledge);
         }
     }
 
@@ -997,6 +1037,9 @@ impl<G: Game> Search<'_, G> {
         }
         if self.nodes[node].solved.is_some() {
             return;
+        }
+        if self.config.prior_weight > 0.0 && knowledge.analysis_changes_priors() {
+            self.refresh_priors(node, state, knowledge);
         }
         let kept: Vec<G::Move> = moves.into_iter().filter(|mv| keeps(mv)).collect();
         let Some(equivalent) = knowledge.equivalent(self.game, state, &kept) else { return };

@@ -5,7 +5,7 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use search_core::mcts::{self, Config, Insight, Knowledge, RandomPlayout, RaveWeight, Rewards};
 use search_core::tree::{NodeId, Shape, Tree, TreeEval};
-use search_core::{Game, Horizon, MoveList, ToMove, minimax};
+use search_core::{Game, Horizon, MoveList, ToMove, WallClock, minimax};
 
 /// A leaf worth more than 0 is a win for player 0, less a win for player 1, 0 a draw.
 fn result(tree: &Tree, leaf: NodeId) -> Rewards {
@@ -752,4 +752,82 @@ fn a_kept_tree_drops_what_grew_below_replaced_nodes_and_asks_again() {
     // The pile of 21 (after taking 1) is replaced in the first search and again in the next,
     // on its first visit.
     assert_eq!(replaced[1..3], [1, 2], "{replaced:?}");
+}
+
+/// What a knowledge was asked, in order.
+#[derive(Debug, PartialEq)]
+enum Asked {
+    Analyse((u32, u8)),
+    Priors((u32, u8), Option<u32>),
+}
+
+/// Records every question; its analyses keep every move, its priors like taking one stone.
+struct Recorder {
+    asked: Vec<Asked>,
+    changes_priors: bool,
+}
+
+impl Knowledge<ThreeNim> for Recorder {
+    fn analyse(&mut self, _: &ThreeNim, state: &(u32, u8), moves: &[u32]) -> Insight<u32> {
+        self.asked.push(Asked::Analyse(*state));
+        Insight::Moves(moves.to_vec())
+    }
+    fn priors(
+        &mut self,
+        _: &ThreeNim,
+        state: &(u32, u8),
+        last: Option<&u32>,
+        moves: &[u32],
+        priors: &mut [f32],
+    ) -> bool {
+        self.asked.push(Asked::Priors(*state, last.copied()));
+        for (prior, &take) in priors.iter_mut().zip(moves) {
+            *prior = if take == 1 { 2.0 } else { 1.0 };
+        }
+        true
+    }
+    fn analysis_changes_priors(&self) -> bool {
+        self.changes_priors
+    }
+}
+
+#[test]
+fn an_analysis_that_changes_priors_has_the_expanded_children_asked_again() {
+    let config =
+        Config { prior_weight: 1.0, knowledge_after: Some(4), ..Config::iterations(300).with_rave(100.0) };
+    let run = |changes_priors: bool| {
+        let mut recorder = Recorder { asked: Vec::new(), changes_priors };
+        let mut playout = RandomPlayout::new(|&(_, to_move): &(u32, u8)| mcts::win_for((to_move + 2) % 3));
+        mcts::search_with_knowledge(
+            &ThreeNim,
+            &(12, 0),
+            &mut playout,
+            &mut recorder,
+            &config,
+            &WallClock::start(),
+        );
+        recorder.asked
+    };
+    // The priors here do not change, so both searches run alike, and the one whose analyses
+    // change priors asks only more: right after each analysis, about each child of the
+    // analysed state that had been asked about before (and so had children).
+    let (asked, plain) = (run(true), run(false));
+    let (mut matched, mut last_analysis, mut extra) = (0, None, 0);
+    for (i, question) in asked.iter().enumerate() {
+        if plain.get(matched) == Some(question) {
+            matched += 1;
+            if let Asked::Analyse(state) = *question {
+                last_analysis = Some((i, state));
+            }
+            continue;
+        }
+        let Asked::Priors(state, Some(take)) = *question else { panic!("extra question {i}: {question:?}") };
+        let (at, (stones, player)) = last_analysis.expect("an analysis before");
+        assert!(asked[at + 1..i].iter().all(|q| matches!(q, Asked::Priors(..))), "{i}: {asked:?}");
+        assert_eq!(state, (stones - take, (player + 1) % 3), "{i}: not a child of the analysed state");
+        assert!(asked[..at].contains(question), "{i}: a child without children");
+        extra += 1;
+    }
+    assert_eq!(matched, plain.len());
+    assert!(extra > 0, "no analysis came after a child had children: {asked:?}");
 }

@@ -150,4 +150,80 @@ impl Solver {
             semi: semi.iter().map(|&(key, c)| Semi { key: geo.cell(key), carrier: cells(c) }).collect(),
         })
     }
+
+    /// Where `side` answers intrusions into its virtual connections: for every pair of its
+    /// groups (its edges among them, each merged with the stones that touch it) that H-search
+    /// connects virtually, the cells inside every one of the pair's VC carriers (an opponent
+    /// stone there breaks all of them) and, for each, the keys of the pair's semi-connections
+    /// that avoid it (a `side` stone there connects the pair again). One entry per intruding
+    /// cell, the answers of all its pairs together, both in cell order; on `position` after the
+    /// fill-in, as [`Solver::connections`] sees it. Empty when `side`'s edges are connected
+    /// (the game is decided) or nothing is connected. MoHex gives such answers a prior bonus
+    /// in its tree ("VC maintenance").
+    ///
+    /// ```
+    /// use hex::solver::{Solver, SolverConfig};
+    /// use hex::{play_moves, Cell, Color};
+    ///
+    /// // Black c3 and d4 on 7x7: a bridge over d3 and c4. White taking one, Black takes the other.
+    /// let (pos, _) = play_moves(7, ["c3", "a7", "d4"]).unwrap();
+    /// let answers = Solver::new(SolverConfig::default()).intrusion_answers(&pos, Color::Black).unwrap();
+    /// let (d3, c4) = (Cell::new(2, 3), Cell::new(3, 2));
+    /// let of = |cell| answers.iter().find(|(probe, _)| *probe == cell).map(|(_, a)| a.clone());
+    /// assert!(of(d3).is_some_and(|a| a.contains(&c4)));
+    /// assert!(of(c4).is_some_and(|a| a.contains(&d3)));
+    /// ```
+    pub fn intrusion_answers(
+        &mut self,
+        position: &Position,
+        side: Color,
+    ) -> Result<Vec<(Cell, Vec<Cell>)>, SolveError> {
+        if let Some(winner) = position.winner() {
+            return Err(SolveError::GameOver(winner));
+        }
+        let stones = self.stones(position)?;
+        let geo = self.geometry.as_ref().expect("stones builds the geometry");
+        let filled = geo.fill_in(stones);
+        let own = filled[usize::from(side.index())];
+        let empty = geo.cells & !filled[0] & !filled[1];
+        if geo.connects(side, own) {
+            return Ok(Vec::new());
+        }
+        let hsearch = &mut self.hsearch[0];
+        hsearch.build_all(geo, side, own, empty);
+        // The group nodes: the two edges, then one per group of stones.
+        let mut groups: Vec<usize> = vec![0, 1];
+        for b in bits(own) {
+            let node = hsearch.node(b);
+            if !groups.contains(&node) {
+                groups.push(node);
+            }
+        }
+        // answers[cell] for each intruding cell, as sets of cells.
+        let mut answers = vec![0u128; 128];
+        let mut intruding = 0u128;
+        for (i, &x) in groups.iter().enumerate() {
+            for &y in &groups[i + 1..] {
+                if (x, y) == (0, 1) {
+                    // Not a connection to keep but the game: a VC here is a decided position.
+                    continue;
+                }
+                let (full, semi) = hsearch.between(x, y);
+                let Some(common) = full.iter().copied().reduce(|a, b| a & b) else { continue };
+                for probe in bits(common & empty) {
+                    let restoring = semi.iter().filter(|(_, carrier)| carrier >> probe & 1 == 0);
+                    let keys = restoring.fold(0u128, |keys, &(key, _)| keys | 1 << key);
+                    if keys != 0 {
+                        answers[probe] |= keys;
+                        intruding |= 1 << probe;
+                    }
+                }
+            }
+        }
+        let cells = |set: u128| bits(set).map(|i| geo.cell(i)).collect::<Vec<Cell>>();
+        let mut found: Vec<(Cell, Vec<Cell>)> =
+            bits(intruding).map(|b| (geo.cell(b), cells(answers[b]))).collect();
+        found.sort();
+        Ok(found)
+    }
 }
