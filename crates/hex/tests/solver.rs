@@ -450,10 +450,10 @@ fn virtual_pairs(
     let mut pairs = Vec::new();
     for (i, &x) in ends.iter().enumerate() {
         for &y in &ends[i + 1..] {
-            if let Ok(found) = solver.connections(pos, side, x, y) {
-                if !found.full.is_empty() {
-                    pairs.push((x, y, found.full));
-                }
+            if let Ok(found) = solver.connections(pos, side, x, y)
+                && !found.full.is_empty()
+            {
+                pairs.push((x, y, found.full));
             }
         }
     }

@@ -470,6 +470,48 @@ pub trait Knowledge<G: Game> {
     /// intrusion into a virtual connection, which the analysis of the parent finds, raise
     /// the priors of the child's answers). `false` (the default): priors are asked once per
     /// node.
+    ///
+    /// # Examples
+    ///
+    /// A knowledge whose analyses teach its priors: each analysed state's moves become
+    /// favourites wherever they are played next.
+    ///
+    /// ```
+    /// use search_core::Game;
+    /// use search_core::mcts::{Insight, Knowledge};
+    ///
+    /// #[derive(Default)]
+    /// struct Learner {
+    ///     favourites: Vec<u32>,
+    /// }
+    ///
+    /// impl<G: Game<Move = u32>> Knowledge<G> for Learner {
+    ///     fn analyse(&mut self, _: &G, _: &G::State, moves: &[u32]) -> Insight<u32> {
+    ///         self.favourites.extend(moves.first());
+    ///         Insight::Nothing
+    ///     }
+    ///     fn priors(&mut self, _: &G, _: &G::State, _: Option<&u32>, moves: &[u32], priors: &mut [f32]) -> bool {
+    ///         for (prior, mv) in priors.iter_mut().zip(moves) {
+    ///             *prior = if self.favourites.contains(mv) { 4.0 } else { 1.0 };
+    ///         }
+    ///         true
+    ///     }
+    ///     fn analysis_changes_priors(&self) -> bool {
+    ///         true
+    ///     }
+    /// }
+    /// # struct Pile;
+    /// # impl Game for Pile {
+    /// #     type State = u32;
+    /// #     type Move = u32;
+    /// #     fn to_move(&self, &n: &u32) -> search_core::ToMove {
+    /// #         if n == 0 { search_core::ToMove::Terminal } else { search_core::ToMove::Player((n % 2) as u8) }
+    /// #     }
+    /// #     fn moves(&self, &n: &u32, moves: &mut search_core::MoveList<u32>) { moves.extend((1..=n.min(2)).rev()); }
+    /// #     fn play(&self, &n: &u32, take: u32) -> u32 { n - take }
+    /// # }
+    /// assert!(<Learner as Knowledge<Pile>>::analysis_changes_priors(&Learner::default()));
+    /// ```
     fn analysis_changes_priors(&self) -> bool {
         false
     }
