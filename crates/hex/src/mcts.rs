@@ -951,7 +951,7 @@ pub struct SolverKnowledge {
     /// The last position analysed and, if the analysis filled cells in, its filled position.
     last_fill: Option<(Position, Position)>,
     /// Whether an analysis also finds the answers to intrusions ([`MctsConfig::vc_answers`]).
-    find_answers: bool,
+    answers_on: bool,
     /// The answers found in this search: a position right after the mover intruded into the
     /// opponent's virtual connection (one move of an analysed node), and the opponent's cells
     /// that connect the pair again.
@@ -974,7 +974,7 @@ impl SolverKnowledge {
             time: Duration::ZERO,
             fill_in: false,
             last_fill: None,
-            find_answers: false,
+            answers_on: false,
             answers: HashMap::new(),
             last_answers: Vec::new(),
         }
@@ -991,7 +991,7 @@ impl SolverKnowledge {
     /// opponent answers the node's moves that intrude into its virtual connections
     /// ([`MctsConfig::vc_answers`]; [`Solver::intrusion_answers`]).
     pub fn with_answers(self, answers: bool) -> Self {
-        SolverKnowledge { find_answers: answers, ..self }
+        SolverKnowledge { answers_on: answers, ..self }
     }
 
     /// The opponent's answers in `position`, right after an intrusion into one of its virtual
@@ -1044,7 +1044,7 @@ impl Knowledge<HexGame> for SolverKnowledge {
             if self.fill_in && !filled.is_empty() {
                 self.last_fill = Some((*state, with_stones(state, filled)));
             }
-            if self.find_answers {
+            if self.answers_on {
                 self.find_answers(state, moves);
             }
         }

@@ -101,15 +101,10 @@ impl Solver {
         from: Endpoint,
         to: Endpoint,
     ) -> Result<Connections, ConnectionError> {
-        if let Some(winner) = position.winner() {
-            return Err(SolveError::GameOver(winner).into());
-        }
-        let stones = self.stones(position)?;
-        let geo = self.geometry.as_ref().expect("stones builds the geometry");
-        let filled = geo.fill_in(stones);
+        let (stones, filled, empty) = self.filled(position)?;
+        let geo = self.geometry.as_ref().expect("filled builds the geometry");
         let me = usize::from(side.index());
         let own = filled[me];
-        let empty = geo.cells & !filled[0] & !filled[1];
         let size = geo.size;
         let node_bit = |end: Endpoint| -> Result<Option<usize>, ConnectionError> {
             match end {
@@ -178,14 +173,9 @@ impl Solver {
         position: &Position,
         side: Color,
     ) -> Result<Vec<(Cell, Vec<Cell>)>, SolveError> {
-        if let Some(winner) = position.winner() {
-            return Err(SolveError::GameOver(winner));
-        }
-        let stones = self.stones(position)?;
-        let geo = self.geometry.as_ref().expect("stones builds the geometry");
-        let filled = geo.fill_in(stones);
+        let (_, filled, empty) = self.filled(position)?;
+        let geo = self.geometry.as_ref().expect("filled builds the geometry");
         let own = filled[usize::from(side.index())];
-        let empty = geo.cells & !filled[0] & !filled[1];
         if geo.connects(side, own) {
             return Ok(Vec::new());
         }
@@ -225,5 +215,17 @@ impl Solver {
             bits(intruding).map(|b| (geo.cell(b), cells(answers[b]))).collect();
         found.sort();
         Ok(found)
+    }
+
+    /// `position` as H-search sees it: both colours' stones as placed and after the fill-in,
+    /// and the empty cells left. A finished game is an error.
+    fn filled(&mut self, position: &Position) -> Result<([u128; 2], [u128; 2], u128), SolveError> {
+        if let Some(winner) = position.winner() {
+            return Err(SolveError::GameOver(winner));
+        }
+        let stones = self.stones(position)?;
+        let geo = self.geometry.as_ref().expect("stones builds the geometry");
+        let filled = geo.fill_in(stones);
+        Ok((stones, filled, geo.cells & !filled[0] & !filled[1]))
     }
 }
