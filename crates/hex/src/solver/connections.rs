@@ -152,9 +152,10 @@ impl Solver {
     /// stone there breaks all of them) and, for each, the keys of the pair's semi-connections
     /// that avoid it (a `side` stone there connects the pair again). One entry per intruding
     /// cell, the answers of all its pairs together, both in cell order; on `position` after the
-    /// fill-in, as [`Solver::connections`] sees it. Empty when `side`'s edges are connected
-    /// (the game is decided) or nothing is connected. MoHex gives such answers a prior bonus
-    /// in its tree ("VC maintenance").
+    /// fill-in, as [`Solver::connections`] sees it. The two edges are a pair too: a virtual
+    /// connection between them (a won game) has its intrusions and answers like any other.
+    /// Empty when `side`'s stones already join its edges or nothing is connected. MoHex gives
+    /// such answers a prior bonus in its tree ("VC maintenance").
     ///
     /// ```
     /// use hex::solver::{Solver, SolverConfig};
@@ -194,10 +195,6 @@ impl Solver {
         let mut intruding = 0u128;
         for (i, &x) in groups.iter().enumerate() {
             for &y in &groups[i + 1..] {
-                if (x, y) == (0, 1) {
-                    // Not a connection to keep but the game: a VC here is a decided position.
-                    continue;
-                }
                 let (full, semi) = hsearch.between(x, y);
                 let Some(common) = full.iter().copied().reduce(|a, b| a & b) else { continue };
                 for probe in bits(common & empty) {
