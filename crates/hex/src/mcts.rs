@@ -108,10 +108,11 @@
 //!   virtual visits at half a win send a new node's first visits where the priors point
 //!   (without them they go to the children in cell order until each has been seen in a
 //!   playout), but won 19 of 40 self-play games on 9×9 at 0.5 s a move and 69 of 200 games
-//!   against MoHex at 1.6 s a move, where the engine without it won 77 on the same openings.
+//!   against MoHex at 1.6 s a move, where the engine without it won 77 on the same openings
+//!   (session 47's run: a comparison of our versions, not one run).
 //! - **Answering intrusions** ([`MctsConfig::vc_answers`], off by default): leave it off for
 //!   now. With weight 1 it won 76 of 200 games against MoHex at 1.6 s a move on 9×9, where the
-//!   engine without it won 77 on the same openings; each analysed node costs one more
+//!   engine without it won 77 on the same openings (session 47's run); each analysed node costs one more
 //!   connection build.
 //! - **Weighted playouts** ([`MctsConfig::playout_patterns`], off by default): leave them off.
 //!   With the shipped weights they halve the playout rate and made the player no stronger: 19
