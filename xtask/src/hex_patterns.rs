@@ -16,9 +16,18 @@
 //! every losing move (the other winners left out). Positions the solver does not finish, and those
 //! where every move wins or none does, teach nothing and are skipped. The held-out share ranked
 //! first is then the share of positions where the weights rank a winning move above every losing one.
+//!
+//! A stronger teacher costs more self-play than one machine gives in a day, so the games can be
+//! spread over machines: `--shard K/N` plays only the games whose index is `K` modulo `N` (per
+//! board size, as numbered above) and `--samples-out FILE` writes their samples instead of
+//! learning; `--samples-in FILE...` then learns from such files together. The files name the
+//! settings that played them, which must agree; every game of the run must be there once (a file
+//! named twice counts once), and the weights written are the ones the same run in one piece
+//! writes.
 
+use std::collections::BTreeMap;
+use std::io::{BufRead, Write as _};
 use std::path::{Path, PathBuf};
-
 use std::time::Duration;
 
 use hex::mcts::{MctsConfig, MctsPlayer, MctsReason};
@@ -28,6 +37,9 @@ use hex::{Cell, HexMove, Position};
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+use crate::run::Shard;
 
 /// The weights file the crate ships.
 pub const DEFAULT_OUT: &str = "crates/hex/data/patterns.txt";
@@ -86,6 +98,132 @@ pub struct PatternOptions {
     pub learn: LearnConfig,
     /// The weights file to write.
     pub out: PathBuf,
+    /// The games this run plays (all of them: [`Shard::ALL`]).
+    pub shard: Shard,
+    /// Learn from these sample files ([`save_samples`]) instead of playing; their settings
+    /// replace the options' play settings (sizes, games, iterations, seed, priors, local
+    /// codes, solver labels).
+    pub samples_in: Vec<PathBuf>,
+}
+
+/// The format version of a samples file.
+const SAMPLES_FORMAT: u32 = 1;
+
+/// The first line of a samples file: the settings that decide the samples (the shard aside).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct SamplesHeader {
+    hex_pattern_samples: u32,
+    sizes: Vec<u8>,
+    games: u64,
+    iterations: u64,
+    seed: u64,
+    priors: Option<f64>,
+    /// Whether the samples carry the local-response codes (played for `--local`).
+    local: bool,
+    /// `--solver-labels` and `--solve-time` (seconds).
+    solver_labels: Option<(u32, f64)>,
+    /// The shard written, `K/N` (not compared between files).
+    shard: String,
+}
+
+impl SamplesHeader {
+    fn new(options: &PatternOptions) -> Self {
+        SamplesHeader {
+            hex_pattern_samples: SAMPLES_FORMAT,
+            sizes: options.sizes.clone(),
+            games: options.games,
+            iterations: options.iterations,
+            seed: options.seed,
+            priors: options.priors,
+            local: options.local,
+            solver_labels: options.solver_labels.map(|l| (l.max_empty, l.time.as_secs_f64())),
+            shard: format!("{}/{}", options.shard.k, options.shard.n),
+        }
+    }
+
+    /// Whether two files come from the same run (their shards aside).
+    fn same_run(&self, other: &SamplesHeader) -> bool {
+        SamplesHeader { shard: String::new(), ..self.clone() }
+            == SamplesHeader { shard: String::new(), ..other.clone() }
+    }
+
+    /// `options` with this run's play settings.
+    fn apply(&self, options: &PatternOptions) -> PatternOptions {
+        PatternOptions {
+            sizes: self.sizes.clone(),
+            games: self.games,
+            iterations: self.iterations,
+            seed: self.seed,
+            priors: self.priors,
+            solver_labels: self
+                .solver_labels
+                .map(|(max_empty, time)| SolverLabels { max_empty, time: Duration::from_secs_f64(time) }),
+            ..options.clone()
+        }
+    }
+}
+
+/// The samples of one self-play game: game `game` of size `size`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+struct GameSamples {
+    size: u8,
+    game: u64,
+    held_out: bool,
+    #[serde(with = "sample_list")]
+    samples: Vec<Sample>,
+}
+
+/// [`Sample`]s in a samples file (the hex crate keeps serde out of its dependencies).
+mod sample_list {
+    use hex::patterns::Sample;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// A sample's fields, as [`Sample`] names them.
+    #[derive(Serialize, Deserialize)]
+    struct Fields {
+        candidates: Vec<u32>,
+        chosen: usize,
+        locals: Vec<Option<u32>>,
+    }
+
+    pub fn serialize<S: Serializer>(samples: &[Sample], serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(samples.iter().map(|s| Fields {
+            candidates: s.candidates.clone(),
+            chosen: s.chosen,
+            locals: s.locals.clone(),
+        }))
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Vec<Sample>, D::Error> {
+        let fields = Vec::<Fields>::deserialize(deserializer)?;
+        fields
+            .into_iter()
+            .map(|f| {
+                if f.chosen >= f.candidates.len()
+                    || !(f.locals.is_empty() || f.locals.len() == f.candidates.len())
+                {
+                    return Err(serde::de::Error::custom(format!(
+                        "a sample of {} candidates with chosen {} and {} local codes",
+                        f.candidates.len(),
+                        f.chosen,
+                        f.locals.len()
+                    )));
+                }
+                Ok(Sample { candidates: f.candidates, chosen: f.chosen, locals: f.locals })
+            })
+            .collect()
+    }
+}
+
+/// What [`save_samples`] wrote.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SavedSamples {
+    /// Games played.
+    pub games: usize,
+    /// Their samples.
+    pub samples: usize,
+    /// Seconds of self-play (wall).
+    pub play_seconds: f64,
 }
 
 /// What a run measured.
@@ -204,8 +342,9 @@ fn predict(weights: &PatternWeights, local: Option<&PatternWeights>, samples: &[
     (hits / n, uniform / n)
 }
 
-/// Plays, learns and writes the weights.
-pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
+/// Plays the games of the options' shard, in order of size (as the options list them) and
+/// game, and the seconds it took.
+fn play_games(options: &PatternOptions) -> Result<(Vec<GameSamples>, f64), String> {
     if let Some(&bad) = options.sizes.iter().find(|&&s| !(3..=hex::MAX_SIZE).contains(&s)) {
         return Err(format!("board sizes go from 3 to {}, not {bad}", hex::MAX_SIZE));
     }
@@ -214,14 +353,148 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", options.threads))?;
     let started = std::time::Instant::now();
-    let jobs: Vec<(u8, u64)> =
-        options.sizes.iter().flat_map(|&size| (0..options.games).map(move |k| (size, k))).collect();
-    let games: Vec<(bool, Vec<Sample>)> =
-        pool.install(|| jobs.par_iter().map(|&(size, k)| play_game(options, size, k)).collect());
-    let play_seconds = started.elapsed().as_secs_f64();
+    let jobs: Vec<(u8, u64)> = options
+        .sizes
+        .iter()
+        .flat_map(|&size| (0..options.games).filter(|&k| options.shard.has(k)).map(move |k| (size, k)))
+        .collect();
+    let games = pool.install(|| {
+        jobs.par_iter()
+            .map(|&(size, game)| {
+                let (held_out, samples) = play_game(options, size, game);
+                GameSamples { size, game, held_out, samples }
+            })
+            .collect()
+    });
+    Ok((games, started.elapsed().as_secs_f64()))
+}
+
+/// Plays the games of the options' shard and writes their samples to `out` (one JSON line
+/// naming the settings, then one per game), for [`PatternOptions::samples_in`].
+pub fn save_samples(options: &PatternOptions, out: &Path) -> Result<SavedSamples, String> {
+    let (games, play_seconds) = play_games(options)?;
+    let cannot = |e: std::io::Error| format!("cannot write {}: {e}", out.display());
+    if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(cannot)?;
+    }
+    let mut file = std::io::BufWriter::new(std::fs::File::create(out).map_err(cannot)?);
+    writeln!(file, "{}", json_line(&SamplesHeader::new(options))).map_err(cannot)?;
+    for game in &games {
+        writeln!(file, "{}", json_line(game)).map_err(cannot)?;
+    }
+    file.flush().map_err(cannot)?;
+    Ok(SavedSamples {
+        games: games.len(),
+        samples: games.iter().map(|g| g.samples.len()).sum(),
+        play_seconds,
+    })
+}
+
+/// The games of the sample files and the settings that played them: every game of that run
+/// once, in the order [`play_games`] gives.
+fn load_samples(paths: &[PathBuf]) -> Result<(SamplesHeader, Vec<GameSamples>), String> {
+    let mut header: Option<SamplesHeader> = None;
+    let mut games: BTreeMap<(usize, u64), GameSamples> = BTreeMap::new();
+    for path in paths {
+        let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+        let reader = std::io::BufReader::new(std::fs::File::open(path).map_err(cannot)?);
+        let mut lines = reader.lines().enumerate();
+        let first = match lines.next() {
+            Some((_, line)) => line.map_err(cannot)?,
+            None => return Err(format!("{} is empty, not a samples file", path.display())),
+        };
+        let this: SamplesHeader = serde_json::from_str(&first)
+            .map_err(|e| format!("{}:1 is not a samples file's first line: {e}", path.display()))?;
+        if this.hex_pattern_samples != SAMPLES_FORMAT {
+            return Err(format!(
+                "{} is in samples format {}; this xtask reads format {SAMPLES_FORMAT}",
+                path.display(),
+                this.hex_pattern_samples
+            ));
+        }
+        let header = header.get_or_insert_with(|| this.clone());
+        if !header.same_run(&this) {
+            return Err(format!(
+                "{} comes from other settings than {}: {first} against {}",
+                path.display(),
+                paths[0].display(),
+                json_line(header)
+            ));
+        }
+        for (index, line) in lines {
+            let line = line.map_err(cannot)?;
+            let game: GameSamples = serde_json::from_str(&line)
+                .map_err(|e| format!("{}:{}: not a game's samples: {e}", path.display(), index + 1))?;
+            let Some(size_index) =
+                header.sizes.iter().position(|&s| s == game.size).filter(|_| game.game < header.games)
+            else {
+                return Err(format!(
+                    "{}:{}: game {} of size {} is not in the run (sizes {:?}, {} games each)",
+                    path.display(),
+                    index + 1,
+                    game.game,
+                    game.size,
+                    header.sizes,
+                    header.games
+                ));
+            };
+            match games.get(&(size_index, game.game)) {
+                Some(known) if *known != game => {
+                    return Err(format!(
+                        "{}:{}: game {} of size {} differs from the same game in an earlier file",
+                        path.display(),
+                        index + 1,
+                        game.game,
+                        game.size
+                    ));
+                }
+                Some(_) => {}
+                None => {
+                    games.insert((size_index, game.game), game);
+                }
+            }
+        }
+    }
+    let header = header.ok_or("no sample files given")?;
+    let expected = header.sizes.len() as u64 * header.games;
+    if games.len() as u64 != expected {
+        return Err(format!(
+            "the sample files hold {} of the run's {expected} games ({} sizes, {} games each): is a shard missing?",
+            games.len(),
+            header.sizes.len(),
+            header.games
+        ));
+    }
+    Ok((header, games.into_values().collect()))
+}
+
+/// A line of a samples file.
+fn json_line<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("samples and their settings always serialize")
+}
+
+/// Plays (or reads the sample files of [`PatternOptions::samples_in`]), learns and writes the
+/// weights.
+pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
+    if options.shard != Shard::ALL && options.samples_in.is_empty() {
+        return Err("one shard's games alone are not learned from: write them with --samples-out".into());
+    }
+    let (options, games, play_seconds) = if options.samples_in.is_empty() {
+        let (games, seconds) = play_games(options)?;
+        (options.clone(), games, seconds)
+    } else {
+        let (header, games) = load_samples(&options.samples_in)?;
+        if options.local && !header.local {
+            return Err(
+                "--local needs samples played for it (saved with --local): these have no local codes".into(),
+            );
+        }
+        (header.apply(options), games, 0.0)
+    };
+    let options = &options;
     let (mut train, mut test) = (Vec::new(), Vec::new());
-    for (held_out, samples) in games {
-        if held_out { test.extend(samples) } else { train.extend(samples) }
+    for game in games {
+        if game.held_out { test.extend(game.samples) } else { train.extend(game.samples) }
     }
     if options.ring {
         for sample in train.iter_mut().chain(test.iter_mut()) {
@@ -330,6 +603,8 @@ mod tests {
             solver_labels: None,
             learn: LearnConfig { rounds: 10, min_count: 1 },
             out: dir.join("patterns.txt"),
+            shard: Shard::ALL,
+            samples_in: Vec::new(),
         };
         let report = run(&options).unwrap();
         assert!(report.train_samples > 20 && report.test_samples > 0, "{report:?}");
@@ -447,12 +722,87 @@ mod tests {
             solver_labels: Some(SolverLabels { max_empty: 20, time: Duration::from_secs(5) }),
             learn: LearnConfig { rounds: 10, min_count: 1 },
             out: dir.join("patterns.txt"),
+            shard: Shard::ALL,
+            samples_in: Vec::new(),
         };
         let report = run(&options).unwrap();
         assert!(report.train_samples > 20, "{report:?}");
         let text = std::fs::read_to_string(&options.out).unwrap();
         assert!(text.lines().nth(1).unwrap().ends_with("--solver-labels 20 --solve-time 5"), "{text}");
         assert_eq!(PatternWeights::parse(&text).unwrap().len(), report.patterns);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// Shards played apart and learned from together give the weights of the run in one
+    /// piece, and sample files that do not make up one run are refused with a reason.
+    #[test]
+    fn shards_learned_together_give_the_run_in_one_piece() {
+        let dir = std::env::temp_dir().join(format!("hex-patterns-shards-test-{}", std::process::id()));
+        let options = PatternOptions {
+            sizes: vec![4, 5],
+            games: 10,
+            iterations: 100,
+            seed: 6,
+            threads: 2,
+            priors: None,
+            ring: false,
+            local: true,
+            local_playout_out: Some(dir.join("whole-playout.txt")),
+            solver_labels: None,
+            learn: LearnConfig { rounds: 10, min_count: 1 },
+            out: dir.join("whole.txt"),
+            shard: Shard::ALL,
+            samples_in: Vec::new(),
+        };
+        let whole = run(&options).unwrap();
+        let files: Vec<PathBuf> = (0..3).map(|k| dir.join(format!("shard-{k}.jsonl"))).collect();
+        let mut played = 0;
+        for (k, file) in files.iter().enumerate() {
+            let shard = Shard { k: k as u64, n: 3 };
+            // A shard alone is not learned from.
+            assert!(run(&PatternOptions { shard, ..options.clone() }).is_err());
+            let saved = save_samples(&PatternOptions { shard, ..options.clone() }, file).unwrap();
+            assert_eq!(saved.games, (0..10).filter(|&g| shard.has(g)).count() * 2);
+            played += saved.samples;
+        }
+        assert_eq!(played, whole.train_samples + whole.test_samples);
+        // The learning run's own play settings do not matter: the files' do. A file named
+        // twice counts once.
+        let merged = PatternOptions {
+            sizes: vec![9],
+            games: 1,
+            seed: 99,
+            out: dir.join("merged.txt"),
+            local_playout_out: Some(dir.join("merged-playout.txt")),
+            samples_in: vec![files[2].clone(), files[0].clone(), files[1].clone(), files[0].clone()],
+            ..options.clone()
+        };
+        let report = run(&merged).unwrap();
+        assert_eq!((report.train_samples, report.top1), (whole.train_samples, whole.top1));
+        let read = |name: &str| std::fs::read_to_string(dir.join(name)).unwrap();
+        assert_eq!(read("merged.txt"), read("whole.txt"));
+        assert_eq!(read("merged-playout.txt"), read("whole-playout.txt"));
+        // A missing shard, another run's file, a broken line, and --local without local codes.
+        let refused = |samples_in: Vec<PathBuf>, local: bool| {
+            run(&PatternOptions { samples_in, local, ..merged.clone() }).unwrap_err()
+        };
+        assert!(refused(files[..2].to_vec(), true).contains("is a shard missing"));
+        let other = dir.join("other.jsonl");
+        save_samples(&PatternOptions { seed: 7, shard: Shard { k: 0, n: 3 }, ..options.clone() }, &other)
+            .unwrap();
+        assert!(refused(vec![files[0].clone(), other.clone()], true).contains("other settings"));
+        let broken = dir.join("broken.jsonl");
+        let text = read("shard-1.jsonl");
+        std::fs::write(&broken, format!("{}{{\"size\": 4}}\n", text)).unwrap();
+        let message = refused(vec![files[0].clone(), broken, files[2].clone()], true);
+        assert!(message.contains("broken.jsonl:") && message.contains("not a game's samples"), "{message}");
+        let plain = dir.join("plain.jsonl");
+        save_samples(&PatternOptions { local: false, shard: Shard::ALL, ..options.clone() }, &plain).unwrap();
+        assert!(refused(vec![plain.clone()], true).contains("no local codes"));
+        assert!(
+            run(&PatternOptions { samples_in: vec![plain], local: false, local_playout_out: None, ..merged })
+                .is_ok()
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -458,6 +458,19 @@ enum Task {
         /// The weights file (default: the one the hex crate ships).
         #[arg(long, value_name = "FILE")]
         out: Option<PathBuf>,
+        /// Play only the games whose index (per board size) is K modulo N; needs --samples-out.
+        #[arg(long, value_name = "K/N", requires = "samples_out")]
+        shard: Option<Shard>,
+        /// Write the games' samples to this file (JSON lines) instead of learning, to learn
+        /// from later with --samples-in, beside the other shards' files.
+        #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "playout_out"])]
+        samples_out: Option<PathBuf>,
+        /// Learn from these sample files (every shard of one run) instead of playing; the
+        /// files' settings are the play settings.
+        #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = [
+            "sizes", "games", "iterations", "seed", "priors", "solver_labels", "solve_time", "samples_out",
+        ])]
+        samples_in: Vec<PathBuf>,
     },
     /// Train an n-tuple network for 2048 by TD learning from self-play, with checkpoints, a
     /// learning curve (`<out>.curve.jsonl`) and a progress bar.
@@ -767,6 +780,9 @@ fn main() -> ExitCode {
             rounds,
             min_count,
             out,
+            shard,
+            samples_out,
+            samples_in,
         } => {
             let ring = cells == 6;
             if local && ring {
@@ -806,7 +822,27 @@ fn main() -> ExitCode {
                 }),
                 learn: hex::patterns::LearnConfig { rounds, min_count },
                 out: out.unwrap_or_else(|| workspace_root().join(default_out)),
+                shard: shard.unwrap_or(Shard::ALL),
+                samples_in,
             };
+            if let Some(path) = samples_out {
+                return match hex_patterns::save_samples(&options, &path) {
+                    Ok(saved) => {
+                        println!(
+                            "{} games, {} samples from {:.0} s of self-play written to {}",
+                            saved.games,
+                            saved.samples,
+                            saved.play_seconds,
+                            path.display()
+                        );
+                        ExitCode::SUCCESS
+                    }
+                    Err(message) => {
+                        eprintln!("hex-patterns: {message}");
+                        ExitCode::from(2)
+                    }
+                };
+            }
             return match hex_patterns::run(&options) {
                 Ok(report) => {
                     println!(

@@ -29,7 +29,8 @@ impl Shard {
     /// Every game.
     pub const ALL: Shard = Shard { k: 0, n: 1 };
 
-    fn has(self, index: u64) -> bool {
+    /// Whether the game of this index is this shard's.
+    pub fn has(self, index: u64) -> bool {
         index % self.n == self.k
     }
 }
