@@ -103,7 +103,12 @@ fn report(position: &Position, settings: &Settings) -> Vec<String> {
                 let mut moves = result.moves.clone();
                 moves.sort_by_key(|m| std::cmp::Reverse(m.visits));
                 let total = moves.iter().map(|m| f64::from(m.visits)).sum::<f64>().max(1.0);
-                line += &format!(", value {:.3}, {} moves kept |", result.value, moves.len());
+                line += &format!(
+                    ", value {:.3}, {} iterations, {} moves kept |",
+                    result.value,
+                    result.iterations,
+                    moves.len()
+                );
                 for m in moves.iter().take(settings.top) {
                     line += &format!(
                         " {} {:.1}% {:.3}/{:.3} p{:.3}",
@@ -181,20 +186,21 @@ mod tests {
         }
     }
 
-    /// Each line names a legal choice and shows at most `top` moves, the most visited first,
-    /// with shares that add up to at most 100 %.
+    /// Each line names a legal choice, the budget it ran, and at most `top` moves, the most
+    /// visited first, with shares that add up to at most 100 %.
     #[test]
     fn reports_each_budget_and_constant() {
         let settings =
-            parse_args(args("--size 5 --iterations 200,800 --exploration 0,0.3 --top 4")).unwrap().unwrap();
-        let (position, _) = play_moves(5, ["c3"]).unwrap();
+            parse_args(args("--size 9 --iterations 200,800 --exploration 0,0.3 --top 4")).unwrap().unwrap();
+        let (position, _) = play_moves(9, ["a1"]).unwrap();
         let lines = report(&position, &settings);
         assert_eq!(lines.len(), 4);
-        for line in &lines {
+        for (line, budget) in lines.iter().zip([200, 800, 200, 800]) {
+            assert!(line.contains(&format!(", {budget} iterations,")), "{line}");
             let (head, moves) = line.split_once(" |").unwrap();
             let chosen = head.split(": ").nth(1).unwrap().split(' ').next().unwrap();
             assert!(
-                position.legal_moves().iter().any(|&m| m == hex::parse_move(chosen, 5).unwrap()),
+                position.legal_moves().iter().any(|&m| m == hex::parse_move(chosen, 9).unwrap()),
                 "{line}"
             );
             let shares: Vec<f64> = moves
@@ -202,7 +208,7 @@ mod tests {
                 .filter(|w| w.ends_with('%'))
                 .map(|w| w.trim_end_matches('%').parse().unwrap())
                 .collect();
-            assert!(!shares.is_empty() && shares.len() <= 4, "{line}");
+            assert!(shares.len() == 4 && shares[0] > 0.0, "{line}");
             assert!(
                 shares.windows(2).all(|w| w[0] >= w[1]) && shares.iter().sum::<f64>() <= 100.05,
                 "{line}"
