@@ -587,14 +587,14 @@ fn write_weights(
 mod tests {
     use super::*;
 
-    #[test]
-    fn learns_from_a_few_small_games_and_is_seeded() {
-        let dir = std::env::temp_dir().join(format!("hex-patterns-test-{}", std::process::id()));
-        let options = PatternOptions {
-            sizes: vec![5],
-            games: 10,
+    /// Self-play options for the tests: `games` games per size at 200 playouts a move, two
+    /// threads, ten learning rounds, every pattern kept, the weights written to `out`.
+    fn small(sizes: Vec<u8>, games: u64, seed: u64, out: PathBuf) -> PatternOptions {
+        PatternOptions {
+            sizes,
+            games,
             iterations: 200,
-            seed: 4,
+            seed,
             threads: 2,
             priors: None,
             ring: false,
@@ -602,10 +602,16 @@ mod tests {
             local_playout_out: None,
             solver_labels: None,
             learn: LearnConfig { rounds: 10, min_count: 1 },
-            out: dir.join("patterns.txt"),
+            out,
             shard: Shard::ALL,
             samples_in: Vec::new(),
-        };
+        }
+    }
+
+    #[test]
+    fn learns_from_a_few_small_games_and_is_seeded() {
+        let dir = std::env::temp_dir().join(format!("hex-patterns-test-{}", std::process::id()));
+        let options = small(vec![5], 10, 4, dir.join("patterns.txt"));
         let report = run(&options).unwrap();
         assert!(report.train_samples > 20 && report.test_samples > 0, "{report:?}");
         let text = std::fs::read_to_string(&options.out).unwrap();
@@ -710,20 +716,8 @@ mod tests {
     fn learns_from_the_solver_and_says_so() {
         let dir = std::env::temp_dir().join(format!("hex-patterns-solver-test-{}", std::process::id()));
         let options = PatternOptions {
-            sizes: vec![5],
-            games: 10,
-            iterations: 200,
-            seed: 9,
-            threads: 2,
-            priors: None,
-            ring: false,
-            local: false,
-            local_playout_out: None,
             solver_labels: Some(SolverLabels { max_empty: 20, time: Duration::from_secs(5) }),
-            learn: LearnConfig { rounds: 10, min_count: 1 },
-            out: dir.join("patterns.txt"),
-            shard: Shard::ALL,
-            samples_in: Vec::new(),
+            ..small(vec![5], 10, 9, dir.join("patterns.txt"))
         };
         let report = run(&options).unwrap();
         assert!(report.train_samples > 20, "{report:?}");
@@ -739,20 +733,10 @@ mod tests {
     fn shards_learned_together_give_the_run_in_one_piece() {
         let dir = std::env::temp_dir().join(format!("hex-patterns-shards-test-{}", std::process::id()));
         let options = PatternOptions {
-            sizes: vec![4, 5],
-            games: 10,
             iterations: 100,
-            seed: 6,
-            threads: 2,
-            priors: None,
-            ring: false,
             local: true,
             local_playout_out: Some(dir.join("whole-playout.txt")),
-            solver_labels: None,
-            learn: LearnConfig { rounds: 10, min_count: 1 },
-            out: dir.join("whole.txt"),
-            shard: Shard::ALL,
-            samples_in: Vec::new(),
+            ..small(vec![4, 5], 10, 6, dir.join("whole.txt"))
         };
         let whole = run(&options).unwrap();
         let files: Vec<PathBuf> = (0..3).map(|k| dir.join(format!("shard-{k}.jsonl"))).collect();
