@@ -459,9 +459,9 @@ fn load_samples(paths: &[PathBuf]) -> Result<(SamplesHeader, Vec<GameSamples>), 
     let expected = header.sizes.len() as u64 * header.games;
     if games.len() as u64 != expected {
         return Err(format!(
-            "the sample files hold {} of the run's {expected} games ({} sizes, {} games each): is a shard missing?",
+            "the sample files hold {} of the run's {expected} games (sizes {}, {} games each): is a shard missing?",
             games.len(),
-            header.sizes.len(),
+            header.sizes.iter().map(u8::to_string).collect::<Vec<_>>().join(","),
             header.games
         ));
     }
