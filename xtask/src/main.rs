@@ -845,11 +845,15 @@ fn main() -> ExitCode {
             }
             return match hex_patterns::run(&options) {
                 Ok(report) => {
+                    let source = if options.samples_in.is_empty() {
+                        format!("{:.0} s of self-play", report.play_seconds)
+                    } else {
+                        format!("{} sample files", options.samples_in.len())
+                    };
                     println!(
-                        "{} training and {} held-out samples from {:.0} s of self-play; {} patterns written to {}",
+                        "{} training and {} held-out samples from {source}; {} patterns written to {}",
                         report.train_samples,
                         report.test_samples,
-                        report.play_seconds,
                         report.patterns,
                         options.out.display()
                     );
