@@ -289,7 +289,16 @@ fn silenced<T>(f: impl FnOnce() -> T) -> T {
 /// legal.
 extern "C" fn our_execute_move(direction: i32, board: u64) -> u64 {
     let board = Board::from_raw(board);
-    board.after(Direction::ALL[(direction & 3) as usize]).unwrap_or(board).raw()
+    // A match rather than `Direction::ALL[i]`: the compiler reads the array (a load before the
+    // jump to the direction's code) where the match is the number itself, as nneonneo's switch
+    // is, so the call measures `after` and not the conversion (0.83–0.91× became 0.94–0.96×).
+    let direction = match direction & 3 {
+        0 => Direction::Up,
+        1 => Direction::Down,
+        2 => Direction::Left,
+        _ => Direction::Right,
+    };
+    board.after(direction).unwrap_or(board).raw()
 }
 
 /// Slides per CPU-second of `execute` over every board in every direction.
