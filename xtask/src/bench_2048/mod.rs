@@ -19,7 +19,9 @@
 //! that way anyway, so ours is too, to compare like with like). A second rate counts the four
 //! moves of a board as a search node needs them: ours in one call of `Board::afters` (which
 //! transposes the board once for up and down), theirs in four calls of `execute_move` (which
-//! is how its search gets them).
+//! is how its search gets them). Each rate is the best of five passes a program, the two
+//! programs' passes alternating, so that the other core's work or the machine's clock changing
+//! between passes reaches both rather than one.
 //!
 //! Into the output folder go `bench-2048.jsonl` (one [`BoardRow`] per board) and `summary.md`
 //! (the per-board table, the agreement, the ratio of the totals and the median ratio), which is
@@ -301,11 +303,11 @@ extern "C" fn our_execute_move(direction: i32, board: u64) -> u64 {
     board.after(direction).unwrap_or(board).raw()
 }
 
-/// Slides per CPU-second of `execute` over every board in every direction.
-fn move_rate(boards: &[Board], execute: ExecuteMove) -> f64 {
+/// Our four slides of a board, one direction a call as [`move_rate_pair`] folds them.
+fn one_at_a_time(execute: ExecuteMove) -> impl Fn(u64) -> u64 {
     let execute = std::hint::black_box(execute);
     // SAFETY: both functions take plain integers.
-    slide_rate(boards, |board| (0..4).fold(0, |acc, d| acc ^ unsafe { execute(d, board) }))
+    move |board| (0..4).fold(0, |acc, d| acc ^ unsafe { execute(d, board) })
 }
 
 /// Our four moves of a board at once ([`Board::afters`], what the search calls at every node:
@@ -315,36 +317,48 @@ fn our_four_moves(board: u64) -> [u64; 4] {
     board.afters().map(|after| after.unwrap_or(board).raw())
 }
 
-/// Moves per CPU-second when `four` gives all four moves of a board in one call (a node of a
-/// search), over every board of the file.
-fn four_move_rate(boards: &[Board], four: &dyn Fn(u64) -> [u64; 4]) -> f64 {
+/// The four slides of a board from one call that gives all four (a node of a search), folded.
+fn all_at_once(four: &dyn Fn(u64) -> [u64; 4]) -> impl Fn(u64) -> u64 + '_ {
     let four = std::hint::black_box(four);
-    slide_rate(boards, |board| four(board).into_iter().fold(0, |acc, after| acc ^ after))
+    move |board| four(board).into_iter().fold(0, |acc, after| acc ^ after)
 }
 
-/// Slides per CPU-second when `slide_four` makes the four slides of a board (and folds their
-/// results into one word, so none is optimised away): the best of five passes of at least
-/// 0.2 s each over every board.
-fn slide_rate(boards: &[Board], slide_four: impl Fn(u64) -> u64) -> f64 {
-    let mut best: f64 = 0.0;
+/// Slides per CPU-second of ours and, if given, of theirs, where each closure makes the four
+/// slides of a board (and folds their results into one word, so none is optimised away): the
+/// best of five passes each, of at least 0.2 s over every board, the two programs' passes
+/// alternating so that a change in the machine's load between them reaches both.
+fn move_rate_pair(
+    boards: &[Board],
+    ours: impl Fn(u64) -> u64,
+    theirs: Option<impl Fn(u64) -> u64>,
+) -> (f64, Option<f64>) {
+    let (mut best_ours, mut best_theirs) = (0f64, 0f64);
     for _ in 0..5 {
-        let mut slides = 0u64;
-        let mut acc = 0u64;
-        let start = thread_cpu_seconds();
-        let mut seconds = 0.0;
-        while seconds < 0.2 {
-            for _ in 0..50 {
-                for board in boards {
-                    acc ^= slide_four(board.raw());
-                }
-            }
-            slides += 50 * 4 * boards.len() as u64;
-            seconds = thread_cpu_seconds() - start;
+        best_ours = best_ours.max(slide_pass(boards, &ours));
+        if let Some(theirs) = &theirs {
+            best_theirs = best_theirs.max(slide_pass(boards, theirs));
         }
-        std::hint::black_box(acc);
-        best = best.max(slides as f64 / seconds);
     }
-    best
+    (best_ours, theirs.is_some().then_some(best_theirs))
+}
+
+/// Slides per CPU-second of one pass of at least 0.2 s over every board.
+fn slide_pass(boards: &[Board], slide_four: &impl Fn(u64) -> u64) -> f64 {
+    let mut slides = 0u64;
+    let mut acc = 0u64;
+    let start = thread_cpu_seconds();
+    let mut seconds = 0.0;
+    while seconds < 0.2 {
+        for _ in 0..50 {
+            for board in boards {
+                acc ^= slide_four(board.raw());
+            }
+        }
+        slides += 50 * 4 * boards.len() as u64;
+        seconds = thread_cpu_seconds() - start;
+    }
+    std::hint::black_box(acc);
+    slides as f64 / seconds
 }
 
 fn median(mut xs: Vec<f64>) -> f64 {
@@ -411,16 +425,16 @@ pub fn run(config: &BenchConfig) -> Result<Vec<BoardRow>, BenchError> {
         writeln!(lines, "{line}").map_err(io(&jsonl))?;
         rows.push(row);
     }
-    let ours_rate = MoveRates {
-        one: move_rate(&boards, our_execute_move),
-        four: four_move_rate(&boards, &our_four_moves),
-    };
-    let theirs_rate = theirs.as_ref().map(|t| {
-        let execute = t.execute_move;
-        // SAFETY: the function takes plain integers.
-        let four = move |board: u64| std::array::from_fn(|d| unsafe { execute(d as i32, board) });
-        MoveRates { one: move_rate(&boards, execute), four: four_move_rate(&boards, &four) }
-    });
+    let execute = theirs.as_ref().map(|t| t.execute_move);
+    let (ours_one, theirs_one) =
+        move_rate_pair(&boards, one_at_a_time(our_execute_move), execute.map(one_at_a_time));
+    // SAFETY: the function takes plain integers.
+    let four =
+        execute.map(|execute| move |board: u64| std::array::from_fn(|d| unsafe { execute(d as i32, board) }));
+    let (ours_four, theirs_four) =
+        move_rate_pair(&boards, all_at_once(&our_four_moves), four.as_ref().map(|four| all_at_once(four)));
+    let ours_rate = MoveRates { one: ours_one, four: ours_four };
+    let theirs_rate = theirs_one.zip(theirs_four).map(|(one, four)| MoveRates { one, four });
     let summary = markdown(config, &rows, ours_rate, theirs_rate);
     let path = config.out.join(SUMMARY_FILE);
     std::fs::write(&path, &summary).map_err(io(&path))?;
