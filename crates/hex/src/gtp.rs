@@ -90,7 +90,10 @@
 //! by their local-response strengths ([`MctsConfig::local_priors`]), `param_hex local_playouts 1`
 //! has the playouts answer the last move the same way ([`MctsConfig::local_playouts`]), and
 //! `param_hex playout_patterns 1` draws the playouts' cells by
-//! learned six-cell pattern weights ([`MctsConfig::playout_patterns`]); `param_hex threads T`
+//! learned six-cell pattern weights ([`MctsConfig::playout_patterns`]); `param_hex patterns
+//! FILE` takes the priors' pattern weights from a file in the format `cargo xtask hex-patterns`
+//! writes, to try weights without building them in (`shipped` goes back to the crate's own;
+//! [`MctsConfig::patterns`], [`PatternsFile`]); `param_hex threads T`
 //! searches with T threads (root parallelism, [`MctsConfig::threads`]; 1 by default, up to
 //! [`MAX_MCTS_THREADS`]; with two or more, one of them runs the exact solver beside the search
 //! for the whole move in positions with at most `param_hex solver_beside N` empty cells,
@@ -150,6 +153,7 @@ use crate::board::{Board, Color, HexMove, IllegalMove, MAX_SIZE, Position};
 use crate::mcts::RaveWeight;
 use crate::mcts::{MctsConfig, MctsPlayer};
 use crate::notation::{NotationError, move_name, parse_move, showboard};
+use crate::patterns::{PatternFileError, PatternWeights};
 use crate::player::{HexPlayer, RandomPlayer};
 use crate::players::{BridgesConfig, BridgesPlayer, CoolcowPlayer, MadeupConfig, MadeupPlayer, SearchConfig};
 use crate::solver::{Endpoint, Solver, SolverConfig, Verdict};
@@ -363,6 +367,48 @@ pub struct Settings {
     pub local_priors: bool,
     /// The MCTS player's [`MctsConfig::local_playouts`]: the playouts answer the last move.
     pub local_playouts: bool,
+    /// The MCTS player's [`MctsConfig::patterns`]: the priors' pattern weights read from a file
+    /// (`param_hex patterns FILE`), or `None` for the shipped ones.
+    pub patterns: Option<PatternsFile>,
+}
+
+/// Prior pattern weights read by `param_hex patterns FILE`, and the file's name as given.
+///
+/// The weights stay in memory for the rest of the process (the settings are `Copy`, and a
+/// search may outlive a command that replaces them): each `param_hex patterns` with a file
+/// reads it again and keeps one more table, about a megabyte; an engine loads a handful at most.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PatternsFile {
+    /// The file, as the command named it.
+    pub path: &'static str,
+    /// Its weights.
+    pub weights: &'static PatternWeights,
+}
+
+impl PatternsFile {
+    /// Reads `path` ([`PatternWeights::read`]) and keeps it for the rest of the process.
+    ///
+    /// # Errors
+    /// The file cannot be read or is not a weights file.
+    ///
+    /// ```
+    /// use hex::gtp::{Engine, PatternsFile};
+    ///
+    /// let path = std::env::temp_dir().join(format!("hex-patterns-file-doc-{}.txt", std::process::id()));
+    /// std::fs::write(&path, "hex-patterns 1\n00a4 2.5\n").unwrap();
+    /// let file = PatternsFile::load(path.to_str().unwrap()).unwrap();
+    /// assert_eq!(file.weights.gamma(0xa4), 2.5);
+    /// // What `param_hex patterns FILE` does, in an engine:
+    /// let mut engine = Engine::default();
+    /// let answer = engine.handle(&format!("param_hex patterns {}", path.display())).unwrap();
+    /// assert!(answer.starts_with('='), "{answer}");
+    /// std::fs::remove_file(&path).unwrap();
+    /// assert!(PatternsFile::load(path.to_str().unwrap()).is_err());
+    /// ```
+    pub fn load(path: &str) -> Result<PatternsFile, PatternFileError> {
+        let weights = PatternWeights::read(std::path::Path::new(path))?;
+        Ok(PatternsFile { path: Box::leak(path.into()), weights: Box::leak(Box::new(weights)) })
+    }
 }
 
 impl Default for Settings {
@@ -393,6 +439,7 @@ impl Default for Settings {
             fill_in: MctsConfig::default().fill_in,
             local_priors: MctsConfig::default().local_priors,
             local_playouts: MctsConfig::default().local_playouts,
+            patterns: None,
         }
     }
 }
@@ -416,7 +463,7 @@ pub const DEFAULT_PRIORS: f64 = 3.0;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 21] = [
+const PARAMETERS: [&str; 22] = [
     "player",
     "time",
     "depth",
@@ -438,6 +485,7 @@ const PARAMETERS: [&str; 21] = [
     "rave_counts",
     "expand",
     "vc_answers",
+    "patterns",
 ];
 
 /// The default time per move of the MCTS and strong players.
@@ -482,6 +530,7 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             fill_in: settings.fill_in,
             local_priors: settings.local_priors,
             local_playouts: settings.local_playouts,
+            patterns: settings.patterns.map(|p| p.weights),
             ..MctsConfig::time(settings.time)
         })),
         PlayerKind::Strong => Box::new(StrongPlayer::new(StrongConfig::time(settings.time))),
@@ -847,7 +896,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -871,7 +920,8 @@ impl Engine {
                         RaveWeight::Counts { initial, late } => format!("{initial},{late}"),
                     },
                     s.expand,
-                    s.vc_answers.map_or("off".to_string(), |w| w.to_string())
+                    s.vc_answers.map_or("off".to_string(), |w| w.to_string()),
+                    s.patterns.map_or("shipped", |p| p.path)
                 ));
             }
             ["player", name] => {
@@ -964,6 +1014,10 @@ impl Engine {
             }
             ["reuse", value] => settings.reuse = parse_switch("reuse", value)?,
             ["fill_in", value] => settings.fill_in = parse_switch("fill_in", value)?,
+            ["patterns", "shipped"] => settings.patterns = None,
+            ["patterns", path] => {
+                settings.patterns = Some(PatternsFile::load(path).map_err(|e| e.to_string())?)
+            }
             ["local_priors", value] => settings.local_priors = parse_switch("local_priors", value)?,
             ["local_playouts", value] => settings.local_playouts = parse_switch("local_playouts", value)?,
             ["playout_patterns", value] => {

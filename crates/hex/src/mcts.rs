@@ -838,6 +838,11 @@ pub struct MctsConfig {
     /// in the tree's progressive bias (see [`search_core::mcts::Config::prior_weight`]);
     /// `None`: no priors.
     pub prior_weight: Option<f64>,
+    /// The pattern weights of the priors, `None` for the weights the crate ships
+    /// ([`PatternWeights::shipped`]): weights read from a file ([`PatternWeights::read`]) are
+    /// tried this way without building them in. A reference for the whole process, so that the
+    /// settings stay `Copy`: leak the weights (`Box::leak`) or keep them in a `static`.
+    pub patterns: Option<&'static PatternWeights>,
     /// Keep the search tree from move to move: when the position is the last searched one
     /// plus the player's move and one reply, the next search goes on from that subtree
     /// ([`search_core::mcts::SearchTree`]) instead of starting afresh.
@@ -908,6 +913,7 @@ impl Default for MctsConfig {
             solver_share: None,
             solver_empty: DEFAULT_SOLVER_EMPTY,
             prior_weight: None,
+            patterns: None,
             reuse_tree: false,
             threads: 1,
             solver_beside_empty: DEFAULT_SOLVER_BESIDE_EMPTY,
@@ -1436,7 +1442,8 @@ impl MctsPlayer {
             }
         }
         let with_solver = self.config.knowledge_after.is_some();
-        let patterns = self.config.prior_weight.map(|_| PatternWeights::shipped());
+        let patterns =
+            self.config.prior_weight.map(|_| self.config.patterns.unwrap_or_else(PatternWeights::shipped));
         let local = (self.config.local_priors && patterns.is_some()).then(PatternWeights::shipped_local);
         let insights = self.insights.get_mut().unwrap_or_else(PoisonError::into_inner);
         insights.clear();
@@ -1628,6 +1635,27 @@ mod tests {
         assert!(position.legal_moves().contains(&mv));
         assert!(found > 0, "no answers found");
         assert_eq!(play(), (mv, found));
+    }
+
+    /// The priors come from [`MctsConfig::patterns`] when it is set: with weights that rate every
+    /// pattern alike, every root move gets the same prior, while the shipped weights tell the
+    /// cells of an open board apart.
+    #[test]
+    fn the_priors_use_the_configured_pattern_weights() {
+        let flat: &'static PatternWeights = Box::leak(Box::new(PatternWeights::from_pairs([])));
+        let (position, _) = crate::play_moves(7, ["d4"]).unwrap();
+        let root_priors = |patterns| {
+            let config = MctsConfig { prior_weight: Some(3.0), patterns, ..MctsConfig::iterations(100) };
+            let mut player = MctsPlayer::new(config);
+            player.decide(&position);
+            player.last_result().expect("a search ran").moves.iter().map(|m| m.prior).collect::<Vec<f32>>()
+        };
+        let (with_flat, shipped) = (root_priors(Some(flat)), root_priors(None));
+        assert_eq!(with_flat.len(), position.legal_moves().len());
+        assert!(with_flat.iter().all(|&p| (p - with_flat[0]).abs() <= 1e-6), "{with_flat:?}");
+        let spread =
+            shipped.iter().fold(0f32, |m, &p| m.max(p)) - shipped.iter().fold(1f32, |m, &p| m.min(p));
+        assert!(spread > 1e-3, "{shipped:?}");
     }
 
     /// The priors are the patterns' strengths, times the local codes' near the last stone when

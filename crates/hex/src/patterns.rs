@@ -367,6 +367,27 @@ pub enum PatternError {
     },
 }
 
+/// What went wrong reading a weights file from disk ([`PatternWeights::read`]).
+#[derive(Debug, thiserror::Error)]
+pub enum PatternFileError {
+    /// The file could not be read.
+    #[error("cannot read the pattern weights file {path}: {source}")]
+    Io {
+        /// The file.
+        path: std::path::PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// The file is not a weights file.
+    #[error("the pattern weights file {path}: {source}")]
+    Parse {
+        /// The file.
+        path: std::path::PathBuf,
+        /// What is wrong in it.
+        source: PatternError,
+    },
+}
+
 /// The first line of a weights file.
 const HEADER: &str = "hex-patterns 1";
 
@@ -543,6 +564,30 @@ impl PatternWeights {
             pairs.push((code, gamma));
         }
         Ok(PatternWeights::from_pairs(pairs))
+    }
+
+    /// Reads weights from a file in the format [`PatternWeights::parse`] reads, as
+    /// `cargo xtask hex-patterns` writes them: to try weights without building them in.
+    ///
+    /// # Errors
+    /// The file cannot be read, or is not a weights file; the error names it.
+    ///
+    /// ```
+    /// use hex::patterns::{PatternFileError, PatternWeights};
+    ///
+    /// let path = std::env::temp_dir().join(format!("hex-read-doc-{}.txt", std::process::id()));
+    /// std::fs::write(&path, "hex-patterns 1\n00a4 2.5\n").unwrap();
+    /// assert_eq!(PatternWeights::read(&path).unwrap().gamma(0xa4), 2.5);
+    /// std::fs::write(&path, "00a4 2.5\n").unwrap();
+    /// assert!(matches!(PatternWeights::read(&path), Err(PatternFileError::Parse { .. })));
+    /// std::fs::remove_file(&path).unwrap();
+    /// assert!(matches!(PatternWeights::read(&path), Err(PatternFileError::Io { .. })));
+    /// ```
+    pub fn read(path: &std::path::Path) -> Result<PatternWeights, PatternFileError> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|source| PatternFileError::Io { path: path.to_path_buf(), source })?;
+        PatternWeights::parse(&text)
+            .map_err(|source| PatternFileError::Parse { path: path.to_path_buf(), source })
     }
 
     /// The weights as the text [`PatternWeights::parse`] reads, patterns in code order.

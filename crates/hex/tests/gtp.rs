@@ -329,7 +329,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] local_priors 0\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] local_priors 0\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped"
     );
     ok(&mut e, "param_hex player RANDOM");
     ok(&mut e, "param_hex exploration 0.25");
@@ -349,7 +349,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     ok(&mut e, "param_hex priors 1.5");
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] local_priors 0\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off"
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] local_priors 0\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped"
     );
     ok(&mut e, "param_hex rave off");
     assert_eq!((e.settings().exploration, e.settings().rave), (0.25, None));
@@ -849,6 +849,7 @@ name
 [string] rave_counts off
 [string] expand 1
 [string] vc_answers off
+[string] patterns shipped
 
 ? unknown command: frobnicate
 
@@ -1307,4 +1308,39 @@ fn a_clock_running_low_keeps_the_player_and_other_settings_rebuild_it() {
     ok(&mut e, "param_hex seed 9");
     ok(&mut e, "genmove b");
     assert_eq!(BUILT.load(std::sync::atomic::Ordering::SeqCst) - before, 2);
+}
+
+/// `param_hex patterns FILE` reads the priors' weights from a file, lists its name, plays with
+/// it, names the file in its errors (and keeps the weights it had), and `shipped` goes back.
+#[test]
+fn param_hex_patterns_reads_a_weights_file() {
+    let dir = std::env::temp_dir().join(format!("hex-gtp-patterns-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("flat.txt");
+    std::fs::write(&good, "hex-patterns 1\n# every pattern as strong as any other\n").unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "hex-patterns 1\n00a4 strong\n").unwrap();
+    let missing = dir.join("missing.txt");
+    let mut e = Engine::default();
+    let listed = |e: &mut Engine| ok(e, "param_hex").lines().last().unwrap().to_string();
+    assert_eq!(listed(&mut e), "[string] patterns shipped");
+    ok(&mut e, &format!("param_hex patterns {}", good.display()));
+    assert_eq!(listed(&mut e), format!("[string] patterns {}", good.display()));
+    assert_eq!(e.settings().patterns.map(|p| p.weights.len()), Some(0));
+    ok(&mut e, "boardsize 5 5");
+    ok(&mut e, "param_hex time 0.05");
+    let answer = ok(&mut e, "genmove b");
+    assert!(hex::parse_move(&answer, 5).is_ok(), "{answer}");
+    let err = fails(&mut e, &format!("param_hex patterns {}", bad.display()));
+    assert!(err.contains(&bad.display().to_string()) && err.contains("line 2"), "{err}");
+    let err = fails(&mut e, &format!("param_hex patterns {}", missing.display()));
+    assert!(err.contains("cannot read") && err.contains(&missing.display().to_string()), "{err}");
+    assert_eq!(
+        listed(&mut e),
+        format!("[string] patterns {}", good.display()),
+        "a failed load changes nothing"
+    );
+    ok(&mut e, "param_hex patterns shipped");
+    assert_eq!(listed(&mut e), "[string] patterns shipped");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
