@@ -244,6 +244,11 @@ pub struct PatternReport {
     /// With `--local`: the share the playouts' local weights rank first (every other cell of
     /// strength 1).
     pub playout_top1: Option<f64>,
+    /// The share the weights the crate ships rank first in place of the learned ones (the
+    /// shipped patterns, six-cell with `--cells 6`, times the shipped local weights with
+    /// `--local`): a teacher that played with the shipped priors may choose as they do, and
+    /// new weights differ from them in play only as far as they predict its moves better.
+    pub shipped_top1: f64,
     /// Seconds of self-play (wall).
     pub play_seconds: f64,
 }
@@ -511,6 +516,11 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
         let predicted = predict(&weights, None, &test);
         (weights, predicted, None)
     };
+    let shipped_top1 = match (options.local, options.ring) {
+        (true, _) => predict(PatternWeights::shipped(), Some(PatternWeights::shipped_local()), &test).0,
+        (false, true) => predict(PatternWeights::shipped_playout(), None, &test).0,
+        (false, false) => predict(PatternWeights::shipped(), None, &test).0,
+    };
     let alone =
         patterns_alone.map_or(String::new(), |alone| format!("; patterns alone {:.1} %", 100.0 * alone));
     let learned = format!(
@@ -543,6 +553,7 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
         uniform,
         patterns_alone,
         playout_top1,
+        shipped_top1,
         play_seconds,
     })
 }
@@ -622,6 +633,10 @@ mod tests {
         let train: Vec<Sample> = train.into_iter().flatten().collect();
         let (top1, uniform) = predict(&weights, None, &train);
         assert!(top1 > uniform, "{top1} {uniform}");
+        // Game 9 of 10 is the held-out one; the shipped weights are judged on it too.
+        let (held_out, test) = play_game(&options, 5, 9);
+        assert!(held_out);
+        assert_eq!(report.shipped_top1, predict(PatternWeights::shipped(), None, &test).0);
         // The same options give the same file, whatever the threads.
         run(&PatternOptions { threads: 1, out: dir.join("again.txt"), ..options.clone() }).unwrap();
         assert_eq!(text, std::fs::read_to_string(dir.join("again.txt")).unwrap());

@@ -858,8 +858,9 @@ fn main() -> ExitCode {
                         options.out.display()
                     );
                     println!(
-                        "held-out moves ranked first: {:.1} % (a uniform guess: {:.1} %{})",
+                        "held-out moves ranked first: {:.1} % (the shipped weights in their place: {:.1} %; a uniform guess: {:.1} %{})",
                         100.0 * report.top1,
+                        100.0 * report.shipped_top1,
                         100.0 * report.uniform,
                         report.patterns_alone.map_or(String::new(), |alone| format!(
                             "; the shipped patterns alone: {:.1} %",
