@@ -374,9 +374,9 @@ pub struct Settings {
 
 /// Prior pattern weights read by `param_hex patterns FILE`, and the file's name as given.
 ///
-/// The weights stay in memory for the rest of the process (the settings are `Copy`, and a
-/// search may outlive a command that replaces them): each `param_hex patterns` with a file
-/// reads it again and keeps one more table, about a megabyte; an engine loads a handful at most.
+/// The weights stay in memory for the rest of the process, so that [`Settings`] can hold a
+/// reference and stay `Copy`: each `param_hex patterns` with a file reads it again and keeps one
+/// more table (under a megabyte for a file like the shipped one); an engine loads a handful.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct PatternsFile {
     /// The file, as the command named it.
