@@ -21,9 +21,12 @@
 //! spread over machines: `--shard K/N` plays only the games whose index is `K` modulo `N` (per
 //! board size, as numbered above) and `--samples-out FILE` writes their samples instead of
 //! learning; `--samples-in FILE...` then learns from such files together. The files name the
-//! settings that played them, which must agree; every game of the run must be there once (a file
-//! named twice counts once), and the weights written are the ones the same run in one piece
-//! writes.
+//! settings that played them; every game of a run must be there once (a file named twice counts
+//! once), and the weights written are the ones the same run in one piece writes. Files of
+//! several runs (other settings, say a search's self-play and a solver's labels on smaller
+//! boards) are learned from together too, each run complete: the weights fit every run's
+//! training samples, the file names every run's command, and the report gives each run's
+//! held-out share apart as well as all of them together.
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, Write as _};
@@ -52,6 +55,14 @@ pub const DEFAULT_LOCAL_OUT: &str = "crates/hex/data/local-patterns.txt";
 
 /// The local-response weights file of the playouts the crate ships (`--local`).
 pub const DEFAULT_LOCAL_PLAYOUT_OUT: &str = "crates/hex/data/local-playout-patterns.txt";
+
+/// The default file of the playouts' local weights when the priors' go to `out` (not the
+/// shipped file): `NAME-playout.txt` in `out`'s folder, for `NAME.txt`, so that a run written
+/// elsewhere never overwrites the crate's data.
+pub fn playout_file_beside(out: &Path) -> PathBuf {
+    let stem = out.file_stem().map_or_else(|| "local".into(), |s| s.to_string_lossy().into_owned());
+    out.with_file_name(format!("{stem}-playout.txt"))
+}
 
 /// The winning moves of one position that become samples with `--solver-labels` (spread over
 /// the position's winners in cell order): a position with many winning moves says little about
@@ -100,9 +111,9 @@ pub struct PatternOptions {
     pub out: PathBuf,
     /// The games this run plays (all of them: [`Shard::ALL`]).
     pub shard: Shard,
-    /// Learn from these sample files ([`save_samples`]) instead of playing; their settings
-    /// replace the options' play settings (sizes, games, iterations, seed, priors, local
-    /// codes, solver labels).
+    /// Learn from these sample files ([`save_samples`]) instead of playing: every shard of one
+    /// run or of several; each run's settings replace the options' play settings (sizes,
+    /// games, iterations, seed, priors, local codes, solver labels) for its games.
     pub samples_in: Vec<PathBuf>,
 }
 
@@ -226,6 +237,21 @@ pub struct SavedSamples {
     pub play_seconds: f64,
 }
 
+/// How well the weights rank one run's held-out moves (see [`PatternReport`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunTop1 {
+    /// The command that played the run.
+    pub command: String,
+    /// Its held-out samples.
+    pub test_samples: usize,
+    /// The share the learned weights rank first.
+    pub top1: f64,
+    /// The share the shipped weights rank first.
+    pub shipped_top1: f64,
+    /// The share a uniform guess ranks first.
+    pub uniform: f64,
+}
+
 /// What a run measured.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PatternReport {
@@ -249,6 +275,9 @@ pub struct PatternReport {
     /// `--local`): a teacher that played with the shipped priors may choose as they do, and
     /// new weights differ from them in play only as far as they predict its moves better.
     pub shipped_top1: f64,
+    /// The same shares for each run's held-out samples apart, in the order the runs were
+    /// played or their files named (one run unless several runs' files were learned from).
+    pub runs: Vec<RunTop1>,
     /// Seconds of self-play (wall).
     pub play_seconds: f64,
 }
@@ -395,11 +424,20 @@ pub fn save_samples(options: &PatternOptions, out: &Path) -> Result<SavedSamples
     })
 }
 
-/// The games of the sample files and the settings that played them: every game of that run
-/// once, in the order [`play_games`] gives.
-fn load_samples(paths: &[PathBuf]) -> Result<(SamplesHeader, Vec<GameSamples>), String> {
-    let mut header: Option<SamplesHeader> = None;
-    let mut games: BTreeMap<(usize, u64), GameSamples> = BTreeMap::new();
+/// One run's games, read from its sample files.
+#[derive(Clone, Debug)]
+struct LoadedRun {
+    /// The settings that played it.
+    header: SamplesHeader,
+    /// Every game of the run once, in the order [`play_games`] gives.
+    games: Vec<GameSamples>,
+}
+
+/// The runs of the sample files, in the order their first files are named: the files of one
+/// run (the same settings, shards aside) are merged, and every run must have all its games.
+fn load_samples(paths: &[PathBuf]) -> Result<Vec<LoadedRun>, String> {
+    // Per run: its settings, its first file, its games by (size index, game).
+    let mut runs: Vec<(SamplesHeader, &Path, BTreeMap<(usize, u64), GameSamples>)> = Vec::new();
     for path in paths {
         let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
         let reader = std::io::BufReader::new(std::fs::File::open(path).map_err(cannot)?);
@@ -417,15 +455,14 @@ fn load_samples(paths: &[PathBuf]) -> Result<(SamplesHeader, Vec<GameSamples>), 
                 this.hex_pattern_samples
             ));
         }
-        let header = header.get_or_insert_with(|| this.clone());
-        if !header.same_run(&this) {
-            return Err(format!(
-                "{} comes from other settings than {}: {first} against {}",
-                path.display(),
-                paths[0].display(),
-                json_line(header)
-            ));
-        }
+        let index = match runs.iter().position(|(header, _, _)| header.same_run(&this)) {
+            Some(index) => index,
+            None => {
+                runs.push((this, path, BTreeMap::new()));
+                runs.len() - 1
+            }
+        };
+        let (header, _, games) = &mut runs[index];
         for (index, line) in lines {
             let line = line.map_err(cannot)?;
             let game: GameSamples = serde_json::from_str(&line)
@@ -460,17 +497,25 @@ fn load_samples(paths: &[PathBuf]) -> Result<(SamplesHeader, Vec<GameSamples>), 
             }
         }
     }
-    let header = header.ok_or("no sample files given")?;
-    let expected = header.sizes.len() as u64 * header.games;
-    if games.len() as u64 != expected {
-        return Err(format!(
-            "the sample files hold {} of the run's {expected} games (sizes {}, {} games each): is a shard missing?",
-            games.len(),
-            header.sizes.iter().map(u8::to_string).collect::<Vec<_>>().join(","),
-            header.games
-        ));
+    if runs.is_empty() {
+        return Err("no sample files given".into());
     }
-    Ok((header, games.into_values().collect()))
+    runs.into_iter()
+        .map(|(header, first, games)| {
+            let expected = header.sizes.len() as u64 * header.games;
+            if games.len() as u64 != expected {
+                return Err(format!(
+                    "the sample files of the run of {} hold {} of its {expected} games (sizes {}, {} games each, seed {}): is a shard missing?",
+                    first.display(),
+                    games.len(),
+                    header.sizes.iter().map(u8::to_string).collect::<Vec<_>>().join(","),
+                    header.games,
+                    header.seed
+                ));
+            }
+            Ok(LoadedRun { header, games: games.into_values().collect() })
+        })
+        .collect()
 }
 
 /// A line of a samples file.
@@ -484,43 +529,53 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
     if options.shard != Shard::ALL && options.samples_in.is_empty() {
         return Err("one shard's games alone are not learned from: write them with --samples-out".into());
     }
-    let (options, games, play_seconds) = if options.samples_in.is_empty() {
+    // Each run with the options that played it (the learning settings are this run's).
+    let (runs, play_seconds) = if options.samples_in.is_empty() {
         let (games, seconds) = play_games(options)?;
-        (options.clone(), games, seconds)
+        (vec![(options.clone(), games)], seconds)
     } else {
-        let (header, games) = load_samples(&options.samples_in)?;
-        if options.local && !header.local {
+        let runs = load_samples(&options.samples_in)?;
+        if options.local && runs.iter().any(|run| !run.header.local) {
             return Err(
                 "--local needs samples played for it (saved with --local): these have no local codes".into(),
             );
         }
-        (header.apply(options), games, 0.0)
+        (runs.into_iter().map(|run| (run.header.apply(options), run.games)).collect(), 0.0)
     };
-    let options = &options;
-    let (mut train, mut test) = (Vec::new(), Vec::new());
-    for game in games {
-        if game.held_out { test.extend(game.samples) } else { train.extend(game.samples) }
+    let mut train = Vec::new();
+    // Each run's held-out samples, judged apart: a solver's labels and a search's moves are
+    // not ranked first equally often.
+    let mut tests: Vec<(String, Vec<Sample>)> = Vec::new();
+    for (run_options, games) in runs {
+        let mut test = Vec::new();
+        for game in games {
+            if game.held_out { test.extend(game.samples) } else { train.extend(game.samples) }
+        }
+        tests.push((command_line(&run_options), test));
     }
     if options.ring {
-        for sample in train.iter_mut().chain(test.iter_mut()) {
+        for sample in train.iter_mut().chain(tests.iter_mut().flat_map(|(_, test)| test.iter_mut())) {
             sample.candidates.iter_mut().for_each(|code| *code = hex::patterns::ring(*code));
         }
     }
-    let (weights, (top1, uniform), patterns_alone) = if options.local {
-        let patterns = PatternWeights::shipped();
-        let local = PatternWeights::learn_local(&train, patterns, &options.learn);
-        let predicted = predict(patterns, Some(&local), &test);
-        (local, predicted, Some(predict(patterns, None, &test).0))
+    let test: Vec<Sample> = tests.iter().flat_map(|(_, test)| test.iter().cloned()).collect();
+    let (weights, local) = if options.local {
+        (
+            PatternWeights::shipped(),
+            Some(PatternWeights::learn_local(&train, PatternWeights::shipped(), &options.learn)),
+        )
     } else {
-        let weights = PatternWeights::learn(&train, &options.learn);
-        let predicted = predict(&weights, None, &test);
-        (weights, predicted, None)
+        (&PatternWeights::learn(&train, &options.learn), None)
     };
-    let shipped_top1 = match (options.local, options.ring) {
-        (true, _) => predict(PatternWeights::shipped(), Some(PatternWeights::shipped_local()), &test).0,
-        (false, true) => predict(PatternWeights::shipped_playout(), None, &test).0,
-        (false, false) => predict(PatternWeights::shipped(), None, &test).0,
+    // The weights judged: the learned ones, and the shipped ones in their place.
+    let learned_top1 = |samples: &[Sample]| predict(weights, local.as_ref(), samples);
+    let shipped_top1 = |samples: &[Sample]| match (options.local, options.ring) {
+        (true, _) => predict(PatternWeights::shipped(), Some(PatternWeights::shipped_local()), samples).0,
+        (false, true) => predict(PatternWeights::shipped_playout(), None, samples).0,
+        (false, false) => predict(PatternWeights::shipped(), None, samples).0,
     };
+    let (top1, uniform) = learned_top1(&test);
+    let patterns_alone = options.local.then(|| predict(PatternWeights::shipped(), None, &test).0);
     let alone =
         patterns_alone.map_or(String::new(), |alone| format!("; patterns alone {:.1} %", 100.0 * alone));
     let learned = format!(
@@ -529,7 +584,8 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
         100.0 * top1,
         100.0 * uniform
     );
-    write_weights(options, &options.out, &weights, &learned)?;
+    let commands: Vec<String> = tests.iter().map(|(command, _)| command.clone()).collect();
+    write_weights(&commands, &options.out, local.as_ref().unwrap_or(weights), &learned)?;
     let mut playout_top1 = None;
     if let (true, Some(out)) = (options.local, &options.local_playout_out) {
         // The playouts weigh the cells near the last stone against a flat rest.
@@ -543,32 +599,39 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
             100.0 * top1,
             100.0 * uniform
         );
-        write_weights(options, out, &local, &learned)?;
+        write_weights(&commands, out, &local, &learned)?;
     }
+    let runs = tests
+        .iter()
+        .map(|(command, test)| {
+            let (top1, uniform) = learned_top1(test);
+            RunTop1 {
+                command: command.clone(),
+                test_samples: test.len(),
+                top1,
+                shipped_top1: shipped_top1(test),
+                uniform,
+            }
+        })
+        .collect();
     Ok(PatternReport {
         train_samples: train.len(),
         test_samples: test.len(),
-        patterns: weights.len(),
+        patterns: local.as_ref().unwrap_or(weights).len(),
         top1,
         uniform,
         patterns_alone,
         playout_top1,
-        shipped_top1,
+        shipped_top1: shipped_top1(&test),
+        runs,
         play_seconds,
     })
 }
 
-/// Writes `weights` to `out` with comments naming the command that made them and what they
-/// learned from.
-fn write_weights(
-    options: &PatternOptions,
-    out: &Path,
-    weights: &PatternWeights,
-    learned: &str,
-) -> Result<(), String> {
+/// The command that plays a run with these settings (the learning settings and the output
+/// left out: they are the learning run's).
+fn command_line(options: &PatternOptions) -> String {
     let sizes: Vec<String> = options.sizes.iter().map(u8::to_string).collect();
-    let text = weights.to_text();
-    let (header, body) = text.split_once('\n').expect("the text starts with its header");
     let priors = options.priors.map_or(String::new(), |w| format!(" --priors {w}"));
     let cells = match (options.ring, options.local) {
         (true, _) => " --cells 6",
@@ -578,16 +641,29 @@ fn write_weights(
     let labels = options.solver_labels.map_or(String::new(), |l| {
         format!(" --solver-labels {} --solve-time {}", l.max_empty, l.time.as_secs_f64())
     });
-    let file = format!(
-        "{header}\n# cargo xtask hex-patterns --sizes {} --games {} --iterations {} --seed {} \
-         --rounds {} --min-count {}{priors}{cells}{labels}\n# {learned}\n{body}",
+    format!(
+        "cargo xtask hex-patterns --sizes {} --games {} --iterations {} --seed {} --rounds {} --min-count {}{priors}{cells}{labels}",
         sizes.join(","),
         options.games,
         options.iterations,
         options.seed,
         options.learn.rounds,
         options.learn.min_count,
-    );
+    )
+}
+
+/// Writes `weights` to `out` with comments naming the commands that played the games (one a
+/// run) and what they learned from.
+fn write_weights(
+    commands: &[String],
+    out: &Path,
+    weights: &PatternWeights,
+    learned: &str,
+) -> Result<(), String> {
+    let text = weights.to_text();
+    let (header, body) = text.split_once('\n').expect("the text starts with its header");
+    let commands: String = commands.iter().map(|command| format!("# {command}\n")).collect();
+    let file = format!("{header}\n{commands}# {learned}\n{body}");
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
     }
@@ -683,6 +759,17 @@ mod tests {
         assert!(top1 > 2.0 * uniform && report.playout_top1.is_some(), "{top1} {uniform}");
         assert!(run(&PatternOptions { sizes: vec![2], ..options }).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A run that writes its weights elsewhere writes its playout weights beside them, never
+    /// over the crate's file.
+    #[test]
+    fn playout_weights_go_beside_the_output() {
+        assert_eq!(
+            playout_file_beside(Path::new("/tmp/run/local.txt")),
+            Path::new("/tmp/run/local-playout.txt")
+        );
+        assert_eq!(playout_file_beside(Path::new("w")), Path::new("w-playout.txt"));
     }
 
     /// Each sample the solver teaches puts one winning move (checked by solving the position
@@ -789,7 +876,38 @@ mod tests {
         let other = dir.join("other.jsonl");
         save_samples(&PatternOptions { seed: 7, shard: Shard { k: 0, n: 3 }, ..options.clone() }, &other)
             .unwrap();
-        assert!(refused(vec![files[0].clone(), other.clone()], true).contains("other settings"));
+        // Another run's file is a run of its own, which must be complete too.
+        let message =
+            refused(vec![files[0].clone(), files[1].clone(), files[2].clone(), other.clone()], true);
+        assert!(
+            message.contains("run of") && message.contains("other.jsonl") && message.contains("seed 7"),
+            "{message}"
+        );
+        // Two complete runs learn together: every run's training samples, each run's held-out
+        // share apart, both commands in the file.
+        let whole_other = dir.join("other-whole.jsonl");
+        let other_options = PatternOptions { seed: 7, shard: Shard::ALL, ..options.clone() };
+        let other_saved = save_samples(&other_options, &whole_other).unwrap();
+        let both = run(&PatternOptions {
+            samples_in: vec![files[0].clone(), whole_other.clone(), files[1].clone(), files[2].clone()],
+            out: dir.join("both.txt"),
+            local_playout_out: Some(dir.join("both-playout.txt")),
+            ..merged.clone()
+        })
+        .unwrap();
+        assert_eq!(both.train_samples + both.test_samples, played + other_saved.samples);
+        assert_eq!(both.runs.len(), 2);
+        assert_eq!(both.runs[0].test_samples, whole.test_samples);
+        assert_eq!(both.runs[0].command, command_line(&options));
+        assert_eq!(both.runs[1].command, command_line(&other_options));
+        assert_eq!(both.runs.iter().map(|r| r.test_samples).sum::<usize>(), both.test_samples);
+        assert!(both.runs.iter().all(|r| r.top1 > r.uniform), "{both:?}");
+        let text = read("both.txt");
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[1].contains("--seed 6 ") && lines[2].contains("--seed 7 "), "{text}");
+        assert_ne!(text, read("whole.txt"));
+        assert_eq!(whole.runs.len(), 1);
+        assert_eq!((whole.runs[0].top1, whole.runs[0].shipped_top1), (whole.top1, whole.shipped_top1));
         let broken = dir.join("broken.jsonl");
         let text = read("shard-1.jsonl");
         std::fs::write(&broken, format!("{}{{\"size\": 4}}\n", text)).unwrap();

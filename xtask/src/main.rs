@@ -441,8 +441,9 @@ enum Task {
         /// local weights file the hex crate ships.
         #[arg(long, conflicts_with = "solver_labels")]
         local: bool,
-        /// With --local: the playouts' local weights file (default: the one the hex crate
-        /// ships; they weigh the cells near the last stone against a flat rest).
+        /// With --local: the playouts' local weights file (they weigh the cells near the last
+        /// stone against a flat rest). Default: beside --out as NAME-playout.txt when --out is
+        /// given, else the one the hex crate ships.
         #[arg(long, value_name = "FILE", requires = "local")]
         playout_out: Option<PathBuf>,
         /// With --solver-labels: the solver's seconds for one position (positions it does not
@@ -465,8 +466,9 @@ enum Task {
         /// from later with --samples-in, beside the other shards' files.
         #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "playout_out"])]
         samples_out: Option<PathBuf>,
-        /// Learn from these sample files (every shard of one run) instead of playing; the
-        /// files' settings are the play settings.
+        /// Learn from these sample files instead of playing: every shard of one run, or of
+        /// several runs (other settings; each run complete), learned from together; the files'
+        /// settings are the play settings.
         #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with_all = [
             "sizes", "games", "iterations", "seed", "priors", "solver_labels", "solve_time", "samples_out",
         ])]
@@ -813,8 +815,10 @@ fn main() -> ExitCode {
                 ring,
                 local,
                 local_playout_out: local.then(|| {
-                    playout_out
-                        .unwrap_or_else(|| workspace_root().join(hex_patterns::DEFAULT_LOCAL_PLAYOUT_OUT))
+                    playout_out.unwrap_or_else(|| match &out {
+                        Some(out) => hex_patterns::playout_file_beside(out),
+                        None => workspace_root().join(hex_patterns::DEFAULT_LOCAL_PLAYOUT_OUT),
+                    })
                 }),
                 solver_labels: solver_labels.map(|max_empty| hex_patterns::SolverLabels {
                     max_empty,
@@ -867,6 +871,18 @@ fn main() -> ExitCode {
                             100.0 * alone
                         ))
                     );
+                    if report.runs.len() > 1 {
+                        for run in &report.runs {
+                            println!(
+                                "  {} held-out samples: {:.1} % (shipped {:.1} %, uniform {:.1} %) of {}",
+                                run.test_samples,
+                                100.0 * run.top1,
+                                100.0 * run.shipped_top1,
+                                100.0 * run.uniform,
+                                run.command
+                            );
+                        }
+                    }
                     ExitCode::SUCCESS
                 }
                 Err(message) => {
