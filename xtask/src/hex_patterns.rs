@@ -437,7 +437,8 @@ struct LoadedRun {
 /// run (the same settings, shards aside) are merged, and every run must have all its games.
 fn load_samples(paths: &[PathBuf]) -> Result<Vec<LoadedRun>, String> {
     // Per run: its settings, its first file, its games by (size index, game).
-    let mut runs: Vec<(SamplesHeader, &Path, BTreeMap<(usize, u64), GameSamples>)> = Vec::new();
+    type Games = BTreeMap<(usize, u64), GameSamples>;
+    let mut runs: Vec<(SamplesHeader, &Path, Games)> = Vec::new();
     for path in paths {
         let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
         let reader = std::io::BufReader::new(std::fs::File::open(path).map_err(cannot)?);
