@@ -111,6 +111,9 @@ pub struct PatternOptions {
     pub out: PathBuf,
     /// The games this run plays (all of them: [`Shard::ALL`]).
     pub shard: Shard,
+    /// Weights files judged on every run's held-out samples beside the learned and the
+    /// shipped weights, each in the learned weights' place (local weights with `local`).
+    pub compare: Vec<PathBuf>,
     /// Learn from these sample files ([`save_samples`]) instead of playing: every shard of one
     /// run or of several; each run's settings replace the options' play settings (sizes,
     /// games, iterations, seed, priors, local codes, solver labels) for its games.
@@ -250,6 +253,25 @@ pub struct RunTop1 {
     pub shipped_top1: f64,
     /// The share a uniform guess ranks first.
     pub uniform: f64,
+    /// The mean log-probability the learned weights give the chosen cells.
+    pub log_likelihood: f64,
+    /// The same for the shipped weights.
+    pub shipped_log_likelihood: f64,
+    /// The same for a uniform guess.
+    pub uniform_log_likelihood: f64,
+    /// The weights files of [`PatternOptions::compare`], each in the learned weights' place.
+    pub compared: Vec<Judged>,
+}
+
+/// How well a weights file ranks a run's held-out moves.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Judged {
+    /// The file.
+    pub file: PathBuf,
+    /// The share it ranks first.
+    pub top1: f64,
+    /// The mean log-probability it gives the chosen cells.
+    pub log_likelihood: f64,
 }
 
 /// What a run measured.
@@ -354,18 +376,23 @@ fn solver_samples(solver: &mut Solver, position: &Position) -> Vec<Sample> {
         .collect()
 }
 
+/// The candidates' strengths in `sample`: the pattern's γ, times the local code's with `local`
+/// weights.
+fn gammas(weights: &PatternWeights, local: Option<&PatternWeights>, sample: &Sample) -> Vec<f32> {
+    let near = |i: usize| match (local, sample.locals.get(i)) {
+        (Some(local), Some(Some(code))) => local.gamma(*code),
+        _ => 1.0,
+    };
+    sample.candidates.iter().enumerate().map(|(i, &code)| weights.gamma(code) * near(i)).collect()
+}
+
 /// The share of `samples` whose chosen cell has the highest γ (a tie of `t` cells counts `1/t`),
 /// and the share a uniform guess would get; with `local` weights, a candidate's γ is its
 /// pattern's times its local code's.
 fn predict(weights: &PatternWeights, local: Option<&PatternWeights>, samples: &[Sample]) -> (f64, f64) {
     let (mut hits, mut uniform) = (0.0, 0.0);
     for sample in samples {
-        let near = |i: usize| match (local, sample.locals.get(i)) {
-            (Some(local), Some(Some(code))) => local.gamma(*code),
-            _ => 1.0,
-        };
-        let gammas: Vec<f32> =
-            sample.candidates.iter().enumerate().map(|(i, &code)| weights.gamma(code) * near(i)).collect();
+        let gammas = gammas(weights, local, sample);
         let best = gammas.iter().copied().fold(f32::MIN, f32::max);
         if gammas[sample.chosen] == best {
             hits += 1.0 / gammas.iter().filter(|&&g| g == best).count() as f64;
@@ -374,6 +401,26 @@ fn predict(weights: &PatternWeights, local: Option<&PatternWeights>, samples: &[
     }
     let n = samples.len().max(1) as f64;
     (hits / n, uniform / n)
+}
+
+/// The mean natural logarithm of the probability the weights give the chosen cell (its γ over
+/// the sum of the candidates'), and a uniform guess's. Unlike the share ranked first it counts
+/// how far down the weights put a chosen cell they do not rank first, so weights that mislead
+/// score below the uniform guess.
+fn log_likelihood(
+    weights: &PatternWeights,
+    local: Option<&PatternWeights>,
+    samples: &[Sample],
+) -> (f64, f64) {
+    let (mut sum, mut uniform) = (0.0, 0.0);
+    for sample in samples {
+        let gammas = gammas(weights, local, sample);
+        let total: f64 = gammas.iter().map(|&g| f64::from(g)).sum();
+        sum += (f64::from(gammas[sample.chosen]) / total).ln();
+        uniform -= (sample.candidates.len() as f64).ln();
+    }
+    let n = samples.len().max(1) as f64;
+    (sum / n, uniform / n)
 }
 
 /// Plays the games of the options' shard, in order of size (as the options list them) and
@@ -530,6 +577,12 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
     if options.shard != Shard::ALL && options.samples_in.is_empty() {
         return Err("one shard's games alone are not learned from: write them with --samples-out".into());
     }
+    // The files to compare are read first: a bad one stops the run before its play.
+    let compared: Vec<(PathBuf, PatternWeights)> = options
+        .compare
+        .iter()
+        .map(|file| PatternWeights::read(file).map(|w| (file.clone(), w)).map_err(|e| e.to_string()))
+        .collect::<Result<_, _>>()?;
     // Each run with the options that played it (the learning settings are this run's).
     let (runs, play_seconds) = if options.samples_in.is_empty() {
         let (games, seconds) = play_games(options)?;
@@ -602,16 +655,44 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
         );
         write_weights(&commands, out, &local, &learned)?;
     }
+    // A compared file takes the learned weights' place: the local ones beside the shipped
+    // patterns with `local`, else the patterns alone.
+    let place = |w: &PatternWeights, samples: &[Sample]| {
+        if options.local {
+            let shipped = PatternWeights::shipped();
+            (predict(shipped, Some(w), samples).0, log_likelihood(shipped, Some(w), samples).0)
+        } else {
+            (predict(w, None, samples).0, log_likelihood(w, None, samples).0)
+        }
+    };
+    let shipped_log_likelihood = |samples: &[Sample]| match (options.local, options.ring) {
+        (true, _) => {
+            log_likelihood(PatternWeights::shipped(), Some(PatternWeights::shipped_local()), samples).0
+        }
+        (false, true) => log_likelihood(PatternWeights::shipped_playout(), None, samples).0,
+        (false, false) => log_likelihood(PatternWeights::shipped(), None, samples).0,
+    };
     let runs = tests
         .iter()
         .map(|(command, test)| {
             let (top1, uniform) = learned_top1(test);
+            let (learned_ll, uniform_ll) = log_likelihood(weights, local.as_ref(), test);
             RunTop1 {
                 command: command.clone(),
                 test_samples: test.len(),
                 top1,
                 shipped_top1: shipped_top1(test),
                 uniform,
+                log_likelihood: learned_ll,
+                shipped_log_likelihood: shipped_log_likelihood(test),
+                uniform_log_likelihood: uniform_ll,
+                compared: compared
+                    .iter()
+                    .map(|(file, w)| {
+                        let (top1, log_likelihood) = place(w, test);
+                        Judged { file: file.clone(), top1, log_likelihood }
+                    })
+                    .collect(),
             }
         })
         .collect();
@@ -692,6 +773,7 @@ mod tests {
             learn: LearnConfig { rounds: 10, min_count: 1 },
             out,
             shard: Shard::ALL,
+            compare: Vec::new(),
             samples_in: Vec::new(),
         }
     }
@@ -714,6 +796,27 @@ mod tests {
         let (held_out, test) = play_game(&options, 5, 9);
         assert!(held_out);
         assert_eq!(report.shipped_top1, predict(PatternWeights::shipped(), None, &test).0);
+        // Weights files judged beside them: a flat file scores as a uniform guess, the shipped
+        // file as the shipped weights; a missing file stops the run before it plays.
+        let flat = dir.join("flat.txt");
+        std::fs::write(&flat, "hex-patterns 1\n").unwrap();
+        let shipped_file = Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(DEFAULT_OUT);
+        let judged = run(&PatternOptions {
+            compare: vec![flat.clone(), shipped_file],
+            out: dir.join("judged.txt"),
+            ..options.clone()
+        })
+        .unwrap();
+        let [only] = &judged.runs[..] else { panic!("one run: {judged:?}") };
+        assert_eq!(only.test_samples, judged.test_samples);
+        assert!((only.compared[0].log_likelihood - only.uniform_log_likelihood).abs() < 1e-6, "{only:?}");
+        assert!((only.compared[0].top1 - only.uniform).abs() < 1e-9, "{only:?}");
+        assert_eq!(only.compared[1].top1, only.shipped_top1);
+        assert!((only.compared[1].log_likelihood - only.shipped_log_likelihood).abs() < 1e-6, "{only:?}");
+        assert!(only.log_likelihood > only.uniform_log_likelihood && only.log_likelihood < 0.0, "{only:?}");
+        let missing = dir.join("no-such-weights.txt");
+        let message = run(&PatternOptions { compare: vec![missing], ..options.clone() }).unwrap_err();
+        assert!(message.contains("no-such-weights.txt"), "{message}");
         // The same options give the same file, whatever the threads.
         run(&PatternOptions { threads: 1, out: dir.join("again.txt"), ..options.clone() }).unwrap();
         assert_eq!(text, std::fs::read_to_string(dir.join("again.txt")).unwrap());

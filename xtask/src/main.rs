@@ -466,6 +466,10 @@ enum Task {
         /// from later with --samples-in, beside the other shards' files.
         #[arg(long, value_name = "FILE", conflicts_with_all = ["out", "playout_out"])]
         samples_out: Option<PathBuf>,
+        /// Judge these weights files too, each in the learned weights' place, on every run's
+        /// held-out samples (share ranked first and mean log-probability of the chosen cell).
+        #[arg(long, value_name = "FILE", num_args = 1.., conflicts_with = "samples_out")]
+        compare: Vec<PathBuf>,
         /// Learn from these sample files instead of playing: every shard of one run, or of
         /// several runs (other settings; each run complete), learned from together; the files'
         /// settings are the play settings.
@@ -784,6 +788,7 @@ fn main() -> ExitCode {
             out,
             shard,
             samples_out,
+            compare,
             samples_in,
         } => {
             let ring = cells == 6;
@@ -827,6 +832,7 @@ fn main() -> ExitCode {
                 learn: hex::patterns::LearnConfig { rounds, min_count },
                 out: out.unwrap_or_else(|| workspace_root().join(default_out)),
                 shard: shard.unwrap_or(Shard::ALL),
+                compare,
                 samples_in,
             };
             if let Some(path) = samples_out {
@@ -871,16 +877,21 @@ fn main() -> ExitCode {
                             100.0 * alone
                         ))
                     );
-                    if report.runs.len() > 1 {
+                    if report.runs.len() > 1 || !options.compare.is_empty() {
                         for run in &report.runs {
-                            println!(
-                                "  {} held-out samples: {:.1} % (shipped {:.1} %, uniform {:.1} %) of {}",
-                                run.test_samples,
-                                100.0 * run.top1,
-                                100.0 * run.shipped_top1,
-                                100.0 * run.uniform,
-                                run.command
-                            );
+                            println!("{} held-out samples of {}", run.test_samples, run.command);
+                            let row = |name: &str, top1: f64, log_likelihood: f64| {
+                                println!(
+                                    "  {name}: ranked first {:.1} %, mean log-probability {log_likelihood:.3}",
+                                    100.0 * top1
+                                )
+                            };
+                            row("learned", run.top1, run.log_likelihood);
+                            row("shipped", run.shipped_top1, run.shipped_log_likelihood);
+                            row("uniform", run.uniform, run.uniform_log_likelihood);
+                            for judged in &run.compared {
+                                row(&judged.file.display().to_string(), judged.top1, judged.log_likelihood);
+                            }
                         }
                     }
                     ExitCode::SUCCESS

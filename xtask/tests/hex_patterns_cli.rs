@@ -59,6 +59,8 @@ fn local_weights_written_elsewhere_leave_the_shipped_files_alone() {
     args.extend(["--seed", "4", "--samples-out", b.to_str().unwrap()]);
     xtask(&args);
     let both = dir.join("both.txt");
+    let flat = dir.join("flat.txt");
+    std::fs::write(&flat, "hex-patterns 1\n").unwrap();
     let report = xtask(&[
         "hex-patterns",
         "--samples-in",
@@ -66,8 +68,21 @@ fn local_weights_written_elsewhere_leave_the_shipped_files_alone() {
         b.to_str().unwrap(),
         "--out",
         both.to_str().unwrap(),
+        "--compare",
+        flat.to_str().unwrap(),
     ]);
     assert!(report.contains("--sizes 4 ") && report.contains("--sizes 5 "), "{report}");
+    // Each run's rows: learned, shipped, uniform and the compared flat file, which scores as
+    // the uniform guess does.
+    let rows = |name: &str| report.lines().filter(|l| l.trim_start().starts_with(name)).count();
+    assert_eq!((rows("learned:"), rows("shipped:"), rows("uniform:")), (2, 2, 2), "{report}");
+    for run in report.split(" held-out samples of ").skip(1) {
+        let value = |name: &str| {
+            let line = run.lines().find(|l| l.trim_start().starts_with(name)).unwrap();
+            line.rsplit(' ').next().unwrap().to_string()
+        };
+        assert_eq!(value("uniform:"), value(&format!("{}:", flat.display())), "{report}");
+    }
     let text = std::fs::read_to_string(&both).unwrap();
     let commands: Vec<&str> = text.lines().filter(|l| l.starts_with("# cargo xtask hex-patterns")).collect();
     assert_eq!(commands.len(), 2, "{text}");
