@@ -7,7 +7,10 @@
 //! move the search chose becomes a sample (the cells that win or block at once are left out:
 //! they are not shape). One game in ten (`k % 10 == 9`) is held out: the weights are learned on
 //! the rest, and the share of held-out moves that the weights rank first is reported beside the
-//! share a uniform guess would get. The weights file is written with a comment naming the command.
+//! share a uniform guess would get, and the mean log-probability the weights give the chosen
+//! cell (which falls below a uniform guess's when weights mislead, as the shipped ones do on the
+//! solver's labels of small boards); `--compare FILE...` judges other weights files on the same
+//! held-out moves. The weights file is written with a comment naming the command.
 //!
 //! With `--solver-labels N` the teacher is the exact solver instead of the search: the games are
 //! played the same way, but every position with at most `N` empty cells is given to
