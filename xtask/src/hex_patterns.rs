@@ -626,11 +626,14 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
     };
     // The weights judged: the learned ones, and the shipped ones in their place.
     let learned_top1 = |samples: &[Sample]| predict(weights, local.as_ref(), samples);
-    let shipped_top1 = |samples: &[Sample]| match (options.local, options.ring) {
-        (true, _) => predict(PatternWeights::shipped(), Some(PatternWeights::shipped_local()), samples).0,
-        (false, true) => predict(PatternWeights::shipped_playout(), None, samples).0,
-        (false, false) => predict(PatternWeights::shipped(), None, samples).0,
+    // The shipped weights of the same kind: the patterns times the local weights with `local`,
+    // the six-cell playout patterns with `ring`, else the twelve-cell patterns.
+    let (shipped, shipped_local) = match (options.local, options.ring) {
+        (true, _) => (PatternWeights::shipped(), Some(PatternWeights::shipped_local())),
+        (false, true) => (PatternWeights::shipped_playout(), None),
+        (false, false) => (PatternWeights::shipped(), None),
     };
+    let shipped_top1 = |samples: &[Sample]| predict(shipped, shipped_local, samples).0;
     let (top1, uniform) = learned_top1(&test);
     let patterns_alone = options.local.then(|| predict(PatternWeights::shipped(), None, &test).0);
     let alone =
@@ -668,13 +671,7 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
             (predict(w, None, samples).0, log_likelihood(w, None, samples).0)
         }
     };
-    let shipped_log_likelihood = |samples: &[Sample]| match (options.local, options.ring) {
-        (true, _) => {
-            log_likelihood(PatternWeights::shipped(), Some(PatternWeights::shipped_local()), samples).0
-        }
-        (false, true) => log_likelihood(PatternWeights::shipped_playout(), None, samples).0,
-        (false, false) => log_likelihood(PatternWeights::shipped(), None, samples).0,
-    };
+    let shipped_log_likelihood = |samples: &[Sample]| log_likelihood(shipped, shipped_local, samples).0;
     let runs = tests
         .iter()
         .map(|(command, test)| {
