@@ -664,12 +664,8 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
     // A compared file takes the learned weights' place: the local ones beside the shipped
     // patterns with `local`, else the patterns alone.
     let place = |w: &PatternWeights, samples: &[Sample]| {
-        if options.local {
-            let shipped = PatternWeights::shipped();
-            (predict(shipped, Some(w), samples).0, log_likelihood(shipped, Some(w), samples).0)
-        } else {
-            (predict(w, None, samples).0, log_likelihood(w, None, samples).0)
-        }
+        let (patterns, near) = if options.local { (PatternWeights::shipped(), Some(w)) } else { (w, None) };
+        (predict(patterns, near, samples).0, log_likelihood(patterns, near, samples).0)
     };
     let shipped_log_likelihood = |samples: &[Sample]| log_likelihood(shipped, shipped_local, samples).0;
     let runs = tests
