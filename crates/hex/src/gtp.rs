@@ -86,6 +86,8 @@
 //! ([`MctsConfig::vc_answers`]; `off` by default); `param_hex reuse 1` keeps the MCTS tree from move to move
 //! ([`MctsConfig::reuse_tree`]), `param_hex fill_in 1` goes on below each analysed node from
 //! its position with dead and captured cells filled in ([`MctsConfig::fill_in`]),
+//! `param_hex inferior 1` leaves each new node's dead, captured and vulnerable cells out at once
+//! ([`MctsConfig::inferior_on_expand`]),
 //! `param_hex local_priors 1` multiplies the priors of the cells near the opponent's last stone
 //! by their local-response strengths ([`MctsConfig::local_priors`]), `param_hex local_playouts 1`
 //! has the playouts answer the last move the same way ([`MctsConfig::local_playouts`]), and
@@ -363,6 +365,9 @@ pub struct Settings {
     /// The MCTS player's [`MctsConfig::fill_in`]: go on below analysed nodes from their
     /// position with dead and captured cells filled in.
     pub fill_in: bool,
+    /// The MCTS player's [`MctsConfig::inferior_on_expand`]: new nodes leave their inferior
+    /// cells out.
+    pub inferior: bool,
     /// The MCTS player's [`MctsConfig::local_priors`]: the priors answer the last move.
     pub local_priors: bool,
     /// The MCTS player's [`MctsConfig::local_playouts`]: the playouts answer the last move.
@@ -437,6 +442,7 @@ impl Default for Settings {
             threads: MctsConfig::default().threads,
             solver_beside: MctsConfig::default().solver_beside_empty,
             fill_in: MctsConfig::default().fill_in,
+            inferior: MctsConfig::default().inferior_on_expand,
             local_priors: MctsConfig::default().local_priors,
             local_playouts: MctsConfig::default().local_playouts,
             patterns: None,
@@ -463,7 +469,7 @@ pub const DEFAULT_PRIORS: f64 = 3.0;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 22] = [
+const PARAMETERS: [&str; 23] = [
     "player",
     "time",
     "depth",
@@ -479,6 +485,7 @@ const PARAMETERS: [&str; 22] = [
     "threads",
     "solver_beside",
     "fill_in",
+    "inferior",
     "local_priors",
     "local_playouts",
     "rave_prior",
@@ -528,6 +535,7 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             threads: settings.threads,
             solver_beside_empty: settings.solver_beside,
             fill_in: settings.fill_in,
+            inferior_on_expand: settings.inferior,
             local_priors: settings.local_priors,
             local_playouts: settings.local_playouts,
             patterns: settings.patterns.map(|p| p.weights),
@@ -896,7 +904,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -912,6 +920,7 @@ impl Engine {
                     s.threads,
                     s.solver_beside,
                     u8::from(s.fill_in),
+                    u8::from(s.inferior),
                     u8::from(s.local_priors),
                     u8::from(s.local_playouts),
                     s.rave_prior,
@@ -1014,6 +1023,7 @@ impl Engine {
             }
             ["reuse", value] => settings.reuse = parse_switch("reuse", value)?,
             ["fill_in", value] => settings.fill_in = parse_switch("fill_in", value)?,
+            ["inferior", value] => settings.inferior = parse_switch("inferior", value)?,
             ["patterns", "shipped"] => settings.patterns = None,
             ["patterns", path] => {
                 settings.patterns = Some(PatternsFile::load(path).map_err(|e| e.to_string())?)

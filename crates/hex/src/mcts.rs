@@ -883,6 +883,12 @@ pub struct MctsConfig {
     /// the node's priors). Children grown before the analysis get their priors again. `None`:
     /// off.
     pub vc_answers: Option<f32>,
+    /// With the knowledge on, every node the tree grows leaves out its inferior cells at once
+    /// ([`Solver::inferior_cells`]: dead and captured cells, and the mover's vulnerable
+    /// cells), as MoHex prunes inferior cells by pattern at every expanded node, long before the
+    /// node is visited [`MctsConfig::knowledge_after`] times and analysed in full. Boards up to
+    /// [`MAX_SOLVER_SIZE`].
+    pub inferior_on_expand: bool,
 }
 
 impl MctsConfig {
@@ -924,6 +930,7 @@ impl Default for MctsConfig {
             local_priors: false,
             local_playouts: false,
             vc_answers: None,
+            inferior_on_expand: false,
         }
     }
 }
@@ -1115,6 +1122,8 @@ struct TreeKnowledge<'a> {
     root_last: Option<(Position, Cell)>,
     /// [`MctsConfig::vc_answers`]: the answers' share of a node's priors against the rest.
     answers: Option<f32>,
+    /// [`MctsConfig::inferior_on_expand`].
+    inferior: bool,
 }
 
 impl Knowledge<HexGame> for TreeKnowledge<'_> {
@@ -1181,6 +1190,18 @@ impl Knowledge<HexGame> for TreeKnowledge<'_> {
 
     fn analysis_changes_priors(&self) -> bool {
         self.answers.is_some() && self.solver.is_some() && self.patterns.is_some()
+    }
+
+    fn inferior(&mut self, _: &HexGame, state: &Position, moves: &[HexMove], inferior: &mut [bool]) -> bool {
+        let Some(knowledge) = self.solver.as_mut().filter(|_| self.inferior) else { return false };
+        let Ok(cells) = knowledge.solver.inferior_cells(state) else { return false };
+        if cells.is_empty() {
+            return false;
+        }
+        for (drop, mv) in inferior.iter_mut().zip(moves) {
+            *drop = matches!(mv, HexMove::Place(cell) if cells.binary_search(cell).is_ok());
+        }
+        true
     }
 }
 
@@ -1471,6 +1492,7 @@ impl MctsPlayer {
                             local,
                             root_last,
                             answers: self.config.vc_answers,
+                            inferior: self.config.inferior_on_expand,
                         },
                     )
                 })
@@ -1598,6 +1620,7 @@ mod tests {
                 local: None,
                 root_last: None,
                 answers: weight,
+                inferior: false,
             };
             assert_eq!(knowledge.analysis_changes_priors(), weight.is_some());
             let mut priors = vec![0.0f32; moves.len()];
@@ -1680,6 +1703,7 @@ mod tests {
                 local,
                 root_last: None,
                 answers: None,
+                inferior: false,
             };
             let mut priors = vec![0.0; moves.len()];
             assert!(knowledge.priors(&HexGame::new(7), &position, last.as_ref(), &moves, &mut priors));
@@ -1719,6 +1743,7 @@ mod tests {
                 local: Some(PatternWeights::shipped_local()),
                 root_last: None,
                 answers: None,
+                inferior: false,
             };
             let mut priors = vec![0.0f32; moves.len()];
             let last = last.map(HexMove::Place);

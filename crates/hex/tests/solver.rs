@@ -390,6 +390,57 @@ proptest! {
     }
 }
 
+/// Checks [`Solver::inferior_cells`] on `pos` against its exact winning moves: the inferior
+/// cells are empty cells, some cell stays, and a winning move stays whenever there is one.
+fn check_inferior(solver: &mut Solver, pos: &Position, winning: &[HexMove]) -> Result<usize, TestCaseError> {
+    let empty: Vec<Cell> = pos.board().empty_cells().collect();
+    let inferior = solver.inferior_cells(pos).unwrap();
+    prop_assert!(inferior.iter().all(|c| empty.contains(c)), "{inferior:?} are not all empty");
+    prop_assert!(inferior.windows(2).all(|w| w[0] < w[1]), "{inferior:?} are not in cell order");
+    prop_assert!(inferior.len() < empty.len(), "every cell of {empty:?} is inferior");
+    let kept_wins = winning.iter().any(|mv| matches!(mv, HexMove::Place(c) if !inferior.contains(c)));
+    prop_assert!(winning.is_empty() || kept_wins, "every winning move of {winning:?} is among {inferior:?}");
+    Ok(inferior.len())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn inferior_cells_never_hold_every_winning_move(size in 3u32..=4, moves in proptest::collection::vec(0usize..16, 0..12)) {
+        let pos = random_position(size, &moves);
+        prop_assume!(pos.legal_moves().len() <= 9 && !pos.can_swap());
+        let mut solver = Solver::new(SolverConfig { table_bits: 4, ..SolverConfig::default() });
+        check_inferior(&mut solver, &pos, &brute_force_winning_moves(&pos))?;
+    }
+
+    #[test]
+    fn inferior_cells_of_6x6_middle_games_leave_a_win(moves in proptest::collection::vec(0usize..36, 8..20)) {
+        let pos = random_position(6, &moves);
+        prop_assume!(!pos.can_swap());
+        let mut solver = Solver::new(SolverConfig { table_bits: 14, ..SolverConfig::default() });
+        let winning = solver.winning_moves(&pos).unwrap();
+        check_inferior(&mut solver, &pos, &winning)?;
+    }
+}
+
+/// The quick rules drop something in most middle games, and a finished game is an error, as
+/// for the solver's other calls.
+#[test]
+fn inferior_cells_are_found_in_middle_games_and_refused_after_the_end() {
+    let mut solver = Solver::new(SolverConfig::default());
+    let mut dropped = 0;
+    for seed in 0..40usize {
+        let moves: Vec<usize> = (0..16).map(|i| (seed * 31 + i * 17) % 49).collect();
+        let pos = random_position(7, &moves);
+        dropped += usize::from(!solver.inferior_cells(&pos).unwrap().is_empty());
+    }
+    assert!(dropped >= 20, "only {dropped} of 40 middle games had inferior cells");
+    let (won, _) = hex::play_moves(2, ["a1", "b1", "a2"]).unwrap();
+    assert!(won.winner().is_some());
+    assert!(matches!(solver.inferior_cells(&won), Err(SolveError::GameOver(_))));
+}
+
 #[test]
 fn analysis_refuses_what_the_solver_refuses() {
     let mut solver = Solver::new(SolverConfig::default());

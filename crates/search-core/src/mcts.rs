@@ -516,6 +516,43 @@ pub trait Knowledge<G: Game> {
         false
     }
 
+    /// The moves of `state` that a quick look shows are never better than another of
+    /// `moves`, asked once per node when it gets its children, long before the node is
+    /// visited often enough for [`Knowledge::analyse`]: set `inferior[i]` (all `false` on
+    /// entry) for each such `moves[i]` and return `true`, or return `false` (the default) to
+    /// keep every move. The search leaves the inferior moves out of the node's selection, as
+    /// if an analysis had dropped them, unless that would leave nothing; a later
+    /// [`Knowledge::analyse`] of the node decides afresh. The same rule as there holds: drop
+    /// only moves that some kept move is at least as good as.
+    ///
+    /// # Examples
+    ///
+    /// A knowledge that drops taking one stone wherever taking two is possible:
+    ///
+    /// ```
+    /// use search_core::Game;
+    /// use search_core::mcts::{Insight, Knowledge};
+    ///
+    /// struct Greedy;
+    ///
+    /// impl<G: Game<Move = u32>> Knowledge<G> for Greedy {
+    ///     fn analyse(&mut self, _: &G, _: &G::State, _: &[u32]) -> Insight<u32> {
+    ///         Insight::Nothing
+    ///     }
+    ///     fn inferior(&mut self, _: &G, _: &G::State, moves: &[u32], inferior: &mut [bool]) -> bool {
+    ///         let two = moves.contains(&2);
+    ///         for (drop, &take) in inferior.iter_mut().zip(moves) {
+    ///             *drop = two && take == 1;
+    ///         }
+    ///         two
+    ///     }
+    /// }
+    /// ```
+    fn inferior(&mut self, game: &G, state: &G::State, moves: &[G::Move], inferior: &mut [bool]) -> bool {
+        let _ = (game, state, moves, inferior);
+        false
+    }
+
     /// A state to go on from below a node instead of `state`, asked right after
     /// [`Knowledge::analyse`] answered [`Insight::Moves`] with `kept` for it: a state with the
     /// same winner under perfect play, from which the playouts judge the node's moves better (in
@@ -852,6 +889,7 @@ pub fn search_in_tree<G: Game, P: Playout<G>, K: Knowledge<G> + ?Sized, C: Clock
         marks: Vec::new(),
         stamp: 0,
         priors: Vec::new(),
+        inferior: Vec::new(),
         terms: VisitTerms::new(config),
         equivalents: HashMap::new(),
     };
@@ -912,6 +950,8 @@ struct Search<'a, G: Game> {
     stamp: u32,
     /// Scratch for the priors of a node's moves.
     priors: Vec<f32>,
+    /// Scratch for the inferior moves of a node ([`Knowledge::inferior`]).
+    inferior: Vec<bool>,
     /// The score terms that depend on a child's visits alone.
     terms: VisitTerms,
     /// The states the search goes on from below the nodes marked `replaced`, by node
@@ -1004,6 +1044,18 @@ impl<G: Game> Search<'_, G> {
         n.first_child = first;
         n.children = moves.len() as u32;
         n.expanded = true;
+        if moves.len() > 1 {
+            self.inferior.clear();
+            self.inferior.resize(moves.len(), false);
+            if knowledge.inferior(self.game, state, &moves, &mut self.inferior)
+                && self.inferior.contains(&false)
+            {
+                let children = &mut self.nodes[first as usize..first as usize + moves.len()];
+                for (child, &drop) in children.iter_mut().zip(&self.inferior) {
+                    child.pruned = drop;
+                }
+            }
+        }
         if self.config.prior_weight > 0.0 && !moves.is_empty() {
             self.assign_priors(node, state, &moves, knowledge);
         }

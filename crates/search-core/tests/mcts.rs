@@ -284,6 +284,56 @@ fn pruned_moves_are_never_searched_nor_reported() {
     }
 }
 
+/// Knowledge that analyses nothing but, when a node grows, marks inferior the moves whose
+/// minimax value is worse for the mover than the node's (with `all`, every move), counting its
+/// calls.
+struct InferiorOracle<'a> {
+    tree: &'a Tree,
+    calls: u32,
+    all: bool,
+}
+
+impl mcts::Knowledge<Tree> for InferiorOracle<'_> {
+    fn analyse(&mut self, _: &Tree, _: &NodeId, _: &[u32]) -> Insight<u32> {
+        Insight::Nothing
+    }
+
+    fn inferior(&mut self, tree: &Tree, state: &NodeId, moves: &[u32], inferior: &mut [bool]) -> bool {
+        self.calls += 1;
+        let value = value_for_player0(self.tree, *state);
+        for (drop, &mv) in inferior.iter_mut().zip(moves) {
+            *drop = self.all || value_for_player0(tree, tree.play(state, mv)) != value;
+        }
+        true
+    }
+}
+
+#[test]
+fn inferior_moves_are_left_out_from_the_start_and_all_inferior_means_none() {
+    for seed in 0..40 {
+        let (tree, root) = win_loss_tree(seed);
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        let root_value = value_for_player0(&tree, root);
+        let config = Config::iterations(300).with_rave(50.0).with_seed(seed);
+        let clock = search_core::WallClock::start();
+        let mut oracle = InferiorOracle { tree: &tree, calls: 0, all: false };
+        let found = mcts::search_with_knowledge(&tree, &root, &mut playout, &mut oracle, &config, &clock);
+        if let Some(best) = found.best_move {
+            // Only the moves as good as the root's value are searched and reported.
+            for stats in &found.moves {
+                assert_eq!(value_for_player0(&tree, tree.play(&root, stats.mv)), root_value, "seed {seed}");
+            }
+            assert_eq!(value_for_player0(&tree, tree.play(&root, best)), root_value, "seed {seed}");
+            assert!(oracle.calls >= 1, "seed {seed}: the knowledge was never asked");
+        }
+        // Dropping every move would leave a node nothing to search: the search keeps them all.
+        let plain = mcts::search(&tree, &root, &mut playout, &config);
+        let mut everything = InferiorOracle { tree: &tree, calls: 0, all: true };
+        let all = mcts::search_with_knowledge(&tree, &root, &mut playout, &mut everything, &config, &clock);
+        assert_eq!((plain.best_move, &plain.moves), (all.best_move, &all.moves), "seed {seed}");
+    }
+}
+
 #[test]
 fn knowledge_that_keeps_no_real_move_is_ignored() {
     for seed in 0..20 {

@@ -503,6 +503,40 @@ impl Solver {
         (outcome, stats)
     }
 
+    /// The empty cells of `position` that the cheapest rules of [`Solver::analyse`] drop,
+    /// without H-search, in microseconds: the cells the fill-in fills (dead, or captured by
+    /// either side), and then the mover's vulnerable cells (a reply next to one kills it),
+    /// while another cell remains. Some cell the position keeps is at least as good as each
+    /// of them, so a search may leave them out (the MCTS player does at every node it grows,
+    /// with [`crate::mcts::MctsConfig::inferior_on_expand`]). In cell order (row by row).
+    ///
+    /// ```
+    /// use hex::solver::{Solver, SolverConfig};
+    /// use hex::{Cell, play_moves};
+    ///
+    /// let mut solver = Solver::new(SolverConfig::default());
+    /// // Black's b2 on 4x4 and the empty b1 and c1 above it: the bridge to Black's top edge
+    /// // is captured, and the fill-in gives Black both of its cells.
+    /// let (pos, _) = play_moves(4, ["b2", "d4"]).unwrap();
+    /// let inferior = solver.inferior_cells(&pos).unwrap();
+    /// assert!(inferior.contains(&Cell::new(0, 1)) && inferior.contains(&Cell::new(0, 2)));
+    /// assert!(!inferior.contains(&Cell::new(2, 2)));
+    /// ```
+    pub fn inferior_cells(&mut self, position: &Position) -> Result<Vec<Cell>, SolveError> {
+        let state = self.prepare(position)?;
+        let geo = self.geometry.as_ref().expect("prepare builds the geometry");
+        let empty = geo.cells & !state.stones[0] & !state.stones[1];
+        let filled = geo.fill_in(state.stones);
+        let open = geo.cells & !filled[0] & !filled[1];
+        if open == 0 {
+            return Ok(Vec::new());
+        }
+        let opponent = usize::from(state.to_move.opponent().index());
+        let (vulnerable, _) = geo.vulnerable(opponent, filled, open);
+        let kept = if open & !vulnerable != 0 { open & !vulnerable } else { open };
+        Ok(geometry::bits(empty & !kept).map(|b| geo.cell(b)).collect())
+    }
+
     /// What the solver knows of `position` without a search, in a few milliseconds at most: a
     /// win or a loss that threats and virtual connections prove, otherwise the cells worth
     /// playing. Dead and captured cells are filled in first; then the opponent's winning cells
