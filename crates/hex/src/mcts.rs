@@ -114,6 +114,10 @@
 //!   now. With weight 1 it won 76 of 200 games against MoHex at 1.6 s a move on 9×9, where the
 //!   engine without it won 77 on the same openings (session 47's run); each analysed node costs one more
 //!   connection build.
+//! - **Inferior cells at every new node** ([`MctsConfig::inferior_on_expand`], off by default):
+//!   leave it off for now. It costs no measurable time and won 39 of 100 games against MoHex
+//!   at 1.6 s a move on 9×9, where the engine without it won 37 on the same openings (session
+//!   51's run): the analysis at 200 visits drops the same cells anyway.
 //! - **Weighted playouts** ([`MctsConfig::playout_patterns`], off by default): leave them off.
 //!   With the shipped weights they halve the playout rate and made the player no stronger: 19
 //!   of 40 self-play games on 9×9 at 1 s a move against the same engine without them, and 5 of
@@ -146,8 +150,10 @@
 //! set to 1 lost 24 of 40 games to this player: MoHex's weights are worth that much to MoHex.
 //! Ours are not, so far: four sets of prior weights learned from stronger teachers (our search
 //! at more playouts, the exact solver) won 34 to 39 of 100 games against MoHex where the shipped
-//! ones won 37, and with no priors at all the player won 19 of 60 where the shipped ones won 20
-//! (`docs/benzene.md` in the repository).
+//! ones won 37, and with no priors at all the player won 19 of 60 where the shipped ones won 20.
+//! Given MoHex's own weights (a diagnostic, not shipped) it won 66 of 160: in this search even
+//! MoHex's weights are worth a few games in a hundred at most, so what makes them count is in
+//! MoHex's search (`docs/benzene.md` in the repository).
 //!
 //! Measured strength and speed, with the commands that reproduce them: `docs/measurements.md`
 //! in the repository.
