@@ -26,6 +26,12 @@ fn value_for_player0(tree: &Tree, node: NodeId) -> i32 {
     }
 }
 
+/// Whether a move of `state` keeps its minimax value (the oracle's own moves), as a test.
+fn keeps_value(tree: &Tree, state: NodeId) -> impl Fn(u32) -> bool + '_ {
+    let value = value_for_player0(tree, state);
+    move |mv| value_for_player0(tree, tree.play(&state, mv)) == value
+}
+
 /// A random two-player tree without chance whose leaves are wins, losses and draws.
 fn win_loss_tree(seed: u64) -> (Tree, NodeId) {
     let shape = Shape {
@@ -215,11 +221,7 @@ impl mcts::Knowledge<Tree> for Oracle<'_> {
     fn analyse(&mut self, tree: &Tree, state: &NodeId, moves: &[u32]) -> Insight<u32> {
         self.calls += 1;
         let value = value_for_player0(self.tree, *state);
-        let kept: Vec<u32> = moves
-            .iter()
-            .copied()
-            .filter(|&mv| value_for_player0(tree, tree.play(state, mv)) == value)
-            .collect();
+        let kept: Vec<u32> = moves.iter().copied().filter(|&mv| keeps_value(tree, *state)(mv)).collect();
         match value.signum() {
             1 if self.prove => Insight::Solved { winner: 0, moves: kept },
             -1 if self.prove => Insight::Solved { winner: 1, moves: kept },
@@ -298,11 +300,11 @@ impl mcts::Knowledge<Tree> for InferiorOracle<'_> {
         Insight::Nothing
     }
 
-    fn inferior(&mut self, tree: &Tree, state: &NodeId, moves: &[u32], inferior: &mut [bool]) -> bool {
+    fn inferior(&mut self, _: &Tree, state: &NodeId, moves: &[u32], inferior: &mut [bool]) -> bool {
         self.calls += 1;
-        let value = value_for_player0(self.tree, *state);
+        let keeps = keeps_value(self.tree, *state);
         for (drop, &mv) in inferior.iter_mut().zip(moves) {
-            *drop = self.all || value_for_player0(tree, tree.play(state, mv)) != value;
+            *drop = self.all || !keeps(mv);
         }
         true
     }
@@ -419,7 +421,7 @@ impl mcts::Knowledge<Tree> for OraclePriors<'_> {
 
     fn priors(
         &mut self,
-        tree: &Tree,
+        _: &Tree,
         state: &NodeId,
         last: Option<&u32>,
         moves: &[u32],
@@ -430,9 +432,9 @@ impl mcts::Knowledge<Tree> for OraclePriors<'_> {
         if !self.give {
             return false;
         }
-        let value = value_for_player0(self.tree, *state);
+        let keeps = keeps_value(self.tree, *state);
         for (prior, &mv) in priors.iter_mut().zip(moves) {
-            *prior = if value_for_player0(tree, tree.play(state, mv)) == value { self.good } else { 1.0 };
+            *prior = if keeps(mv) { self.good } else { 1.0 };
         }
         true
     }
