@@ -896,6 +896,11 @@ pub struct MctsConfig {
     /// node is visited [`MctsConfig::knowledge_after`] times and analysed in full. Boards up to
     /// [`MAX_SOLVER_SIZE`].
     pub inferior_on_expand: bool,
+    /// With priors on, a node's children without any statistics are tried in the order of
+    /// their priors, the highest first, instead of in cell order
+    /// ([`search_core::mcts::Config::fresh_by_prior`]). It matters without
+    /// [`MctsConfig::rave_prior`], where every new child starts without statistics.
+    pub fresh_by_prior: bool,
 }
 
 impl MctsConfig {
@@ -938,6 +943,7 @@ impl Default for MctsConfig {
             local_playouts: false,
             vc_answers: None,
             inferior_on_expand: false,
+            fresh_by_prior: false,
         }
     }
 }
@@ -1458,6 +1464,7 @@ impl MctsPlayer {
             seed: self.config.seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ position.hash(),
             knowledge_after: self.config.knowledge_after,
             prior_weight: self.config.prior_weight.unwrap_or(0.0),
+            fresh_by_prior: self.config.fresh_by_prior,
         };
         let game = HexGame::new(position.size());
         let clock = UntilSolved { clock: WallClock::start(), solved };

@@ -246,6 +246,13 @@ pub struct Config {
     /// The weight `w` of the progressive bias `w · p / √(n + 1)` of [`Knowledge::priors`] (see
     /// the [module docs](self)); `0.0`, the default, asks for no priors.
     pub prior_weight: f64,
+    /// With priors on, among the children that have no statistics at all (no visits and no
+    /// all-moves-as-first visits), selection tries the one with the highest prior first instead
+    /// of the first in move order. Without a [`Config::rave_prior`], every new child of a node
+    /// starts without statistics, so the order of these first tries is otherwise the moves'
+    /// order, which the priors do not touch (MoHex, in the same case, picks the unvisited child
+    /// of highest prior). `false`, the default: move order.
+    pub fresh_by_prior: bool,
 }
 
 impl Config {
@@ -284,6 +291,7 @@ impl Default for Config {
             seed: 0,
             knowledge_after: None,
             prior_weight: 0.0,
+            fresh_by_prior: false,
         }
     }
 }
@@ -1169,6 +1177,9 @@ impl<G: Game> Search<'_, G> {
         // since this is the hottest loop of the search.
         let mut best: Option<(usize, f64)> = None;
         let mut best_lost = (first, f64::NEG_INFINITY);
+        // The child without any statistics to try first, and its prior (by prior, if asked).
+        let by_prior = self.config.fresh_by_prior && self.config.prior_weight > 0.0;
+        let mut fresh: Option<(usize, f32)> = None;
         for i in first..first + parent.children as usize {
             let child = &self.nodes[i];
             if child.pruned {
@@ -1192,7 +1203,15 @@ impl<G: Game> Search<'_, G> {
                 }
                 // Without any statistics, try the move before any move already tried (a move
                 // never visited is never proved).
-                _ if child.visits == 0 => return i,
+                _ if child.visits == 0 => {
+                    if !by_prior {
+                        return i;
+                    }
+                    if fresh.is_none_or(|(_, top)| child.prior > top) {
+                        fresh = Some((i, child.prior));
+                    }
+                    continue;
+                }
                 _ => child.mean(),
             };
             let mut score = value;
@@ -1209,6 +1228,9 @@ impl<G: Game> Search<'_, G> {
             } else if best.is_none_or(|(_, top)| score > top) {
                 best = Some((i, score));
             }
+        }
+        if let Some((i, _)) = fresh {
+            return i;
         }
         best.map_or(best_lost.0, |(i, _)| i)
     }

@@ -494,6 +494,97 @@ fn good_priors_steer_the_first_visits_to_the_right_moves() {
     );
 }
 
+/// Priors in an order unrelated to the moves' order (a hash of the state and the move), with
+/// ties, so that "highest prior first" and "first in move order" differ.
+struct ShuffledPriors;
+
+fn shuffled_prior(state: NodeId, mv: u32) -> f32 {
+    let hash = (state as u64 ^ u64::from(mv)).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 60;
+    1.0 + (hash % 5) as f32
+}
+
+impl mcts::Knowledge<Tree> for ShuffledPriors {
+    fn analyse(&mut self, _: &Tree, _: &NodeId, moves: &[u32]) -> Insight<u32> {
+        Insight::Moves(moves.to_vec())
+    }
+
+    fn priors(
+        &mut self,
+        _: &Tree,
+        state: &NodeId,
+        _: Option<&u32>,
+        moves: &[u32],
+        priors: &mut [f32],
+    ) -> bool {
+        for (prior, &mv) in priors.iter_mut().zip(moves) {
+            *prior = shuffled_prior(*state, mv);
+        }
+        true
+    }
+}
+
+#[test]
+fn fresh_children_are_tried_by_prior_when_asked_and_in_move_order_otherwise() {
+    let shape = Shape {
+        depth: 3,
+        branching: 5..=9,
+        chance: 0.0,
+        early_leaf: 0.0,
+        values: -1..=1,
+        ..Shape::default()
+    };
+    for seed in 0..20 {
+        let (tree, root) = Tree::random(&mut Xoshiro256PlusPlus::seed_from_u64(seed), &shape);
+        let mut moves = MoveList::new();
+        tree.moves(&root, &mut moves);
+        let moves: Vec<u32> = moves.iter().copied().collect();
+        // Highest prior first, the first in move order among equals.
+        let mut by_prior = moves.clone();
+        by_prior.sort_by(|&a, &b| shuffled_prior(root, b).total_cmp(&shuffled_prior(root, a)));
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        let clock = WallClock::start();
+        for k in 1..=moves.len() {
+            let mut visited = |fresh_by_prior: bool| {
+                let config = Config {
+                    prior_weight: 1.0,
+                    fresh_by_prior,
+                    ..Config::iterations(k as u64).with_seed(seed)
+                };
+                let found = mcts::search_with_knowledge(
+                    &tree,
+                    &root,
+                    &mut playout,
+                    &mut ShuffledPriors,
+                    &config,
+                    &clock,
+                );
+                let mut visited: Vec<u32> =
+                    found.moves.iter().filter(|m| m.visits > 0).map(|m| m.mv).collect();
+                visited.sort_unstable();
+                visited
+            };
+            let mut expected = by_prior[..k].to_vec();
+            expected.sort_unstable();
+            assert_eq!(visited(true), expected, "seed {seed}, {k} iterations");
+            let mut first = moves[..k].to_vec();
+            first.sort_unstable();
+            assert_eq!(visited(false), first, "seed {seed}, {k} iterations");
+        }
+        // With a RAVE prior no child is ever without statistics: the setting changes nothing.
+        let config = Config {
+            prior_weight: 1.0,
+            rave_prior: 4,
+            ..Config::iterations(300).with_rave(100.0).with_seed(seed)
+        };
+        let plain =
+            mcts::search_with_knowledge(&tree, &root, &mut playout, &mut ShuffledPriors, &config, &clock);
+        let config = Config { fresh_by_prior: true, ..config };
+        let fresh =
+            mcts::search_with_knowledge(&tree, &root, &mut playout, &mut ShuffledPriors, &config, &clock);
+        assert_eq!((plain.best_move, &plain.moves), (fresh.best_move, &fresh.moves), "seed {seed}");
+    }
+}
+
 #[test]
 fn priors_are_told_the_move_that_led_to_each_node() {
     use search_core::WallClock;
