@@ -151,10 +151,10 @@
 //! Ours are not, so far: four sets of prior weights learned from stronger teachers (our search
 //! at more playouts, the exact solver) won 34 to 39 of 100 games against MoHex where the shipped
 //! ones won 37, and with no priors at all the player won 19 of 60 where the shipped ones won 20.
-//! Given MoHex's own weights (a diagnostic, not shipped) it won 66 of 160, and 22 of 40 with
-//! MoHex's expansion threshold as well (`expand_after` 10, `rave_prior` 8), where the shipped
-//! weights with that threshold won 12: the threshold lets priors count, and then the weights
-//! decide (`docs/benzene.md` in the repository).
+//! Given MoHex's own weights (a diagnostic, not shipped) it won 66 of 160, and with MoHex's
+//! expansion threshold as well (`expand_after` 10, `rave_prior` 8) 64 of 140 over two sessions:
+//! even MoHex's weights are worth only a few games in a hundred to this search, and what MoHex
+//! gets from them lies in how its own search uses them (`docs/benzene.md` in the repository).
 //!
 //! Measured strength and speed, with the commands that reproduce them: `docs/measurements.md`
 //! in the repository.
