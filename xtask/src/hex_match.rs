@@ -8,7 +8,11 @@
 //! [`Position`] and relayed to the other engine with `play <colour> <cell>`. The referee, not
 //! the engines, decides legality and the winner.
 //!
-//! An engine that ends (EOF, any exit), answers garbage, answers with `?`, names no move or an
+//! Before the first game each engine is started and asked `boardsize N` and `clear_board`
+//! once; an engine that fails there stops the match with [`MatchError::Setup`] (a missing
+//! configuration file would otherwise turn into a loss in every game).
+//!
+//! Once the match runs, an engine that ends (EOF, any exit), answers garbage, answers with `?`, names no move or an
 //! illegal one, or does not answer within the time limit is killed and loses the game, with the
 //! reason recorded; it is started afresh when next needed. `resign` loses too. Counting a
 //! failure as a loss is the strict default; against a fragile anchor engine (stock MoHex
@@ -546,6 +550,18 @@ pub enum MatchError {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// A freshly started engine failed `boardsize` or `clear_board` before the first game:
+    /// it cannot play this match (a missing configuration file, an unsupported size), and
+    /// counting each of its games as a loss would only hide that.
+    #[error("engine {id} ({command:?}) cannot set up a board before the first game: {failure}")]
+    Setup {
+        /// The engine.
+        id: EngineId,
+        /// Its command line.
+        command: String,
+        /// How it failed.
+        failure: EngineFailure,
+    },
     /// The board side is not one the referee plays on.
     #[error("the board side must be from 2 to {max}, not {size}", max = hex::MAX_SIZE)]
     BadSize {
@@ -732,9 +748,14 @@ pub fn play_match(
         Seat::new(EngineId::A, &config.engines[0], config.engine_stderr)?,
         Seat::new(EngineId::B, &config.engines[1], config.engine_stderr)?,
     ];
-    // Start both before the first game, so a wrong program name fails the match at once.
+    // Start both and set up a board before the first game, so a wrong program name, a
+    // missing configuration file or an unsupported board size fails the match at once instead
+    // of losing every game for that engine.
     for seat in &mut seats {
         seat.process()?;
+        if let Err(failure) = seat.sync(&[], config)? {
+            return Err(MatchError::Setup { id: seat.id, command: seat.command.clone(), failure });
+        }
     }
     let mut games = Vec::new();
     for game in 0..config.games {

@@ -6,6 +6,10 @@ use std::process::{Command, Output};
 /// An engine that accepts every command and resigns when asked for a move.
 const RESIGNER: &str = r#"sh -c 'while read c rest; do case $c in genmove) printf "= resign\n\n";; *) printf "=\n\n";; esac; done'"#;
 
+/// An engine that sets up boards and crashes (exit code 3) at its first `play`.
+const PLAY_CRASHER: &str =
+    r#"sh -c 'while read c rest; do case $c in play) exit 3;; *) printf "=\n\n";; esac; done'"#;
+
 fn xtask(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_xtask")).arg("hex-match").args(args).output().expect("xtask runs")
 }
@@ -21,7 +25,7 @@ fn a_completed_match_exits_zero_and_writes_one_json_line_per_game() {
     let out = dir.join("games.jsonl");
     let output = xtask(&[
         RESIGNER,
-        "sh -c 'read x; exit 3'",
+        PLAY_CRASHER,
         "--games",
         "3",
         "--size",
@@ -33,9 +37,11 @@ fn a_completed_match_exits_zero_and_writes_one_json_line_per_game() {
     ]);
     let stdout = text(&output.stdout);
     assert_eq!(output.status.code(), Some(0), "{stdout}{}", text(&output.stderr));
-    // B crashes on `boardsize` in every game, so A wins them all, whatever its colour.
+    // B crashes when told the opening stone in every game, before A is asked for a move, so A
+    // wins them all, whatever its colour.
     assert_eq!(stdout.lines().filter(|line| line.starts_with("game ")).count(), 3, "{stdout}");
-    assert!(stdout.contains("B crashed: ended while answering \"boardsize 4\" (exit code 3)"), "{stdout}");
+    assert!(stdout.contains("B crashed: ended while answering \"play black "), "{stdout}");
+    assert!(stdout.contains("(exit code 3)"), "{stdout}");
     assert!(stdout.contains("A: won 3, lost 0 of 3 games"), "{stdout}");
     assert!(stdout.contains("B: won 0, lost 3 of 3 games"), "{stdout}");
     let records = std::fs::read_to_string(&out).unwrap();
@@ -76,6 +82,17 @@ fn an_engine_that_cannot_start_exits_one() {
     let output = xtask(&["/nonexistent/engine", RESIGNER, "--games", "2"]);
     assert_eq!(output.status.code(), Some(1));
     assert!(text(&output.stderr).contains("cannot start engine A"), "{}", text(&output.stderr));
+}
+
+#[test]
+fn an_engine_that_cannot_set_up_a_board_exits_one_before_any_game() {
+    let output = xtask(&[RESIGNER, "sh -c 'read x; exit 3'", "--games", "2", "--size", "4"]);
+    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert!(stderr.contains("engine B"), "{stderr}");
+    assert!(stderr.contains("cannot set up a board before the first game"), "{stderr}");
+    assert!(stderr.contains("\"boardsize 4\""), "{stderr}");
+    assert!(!stdout.lines().any(|line| line.starts_with("game ")), "{stdout}");
 }
 
 #[test]

@@ -172,11 +172,43 @@ fn failure(game: &GameResult) -> &EngineFailure {
 
 #[test]
 fn a_crashing_engine_loses_every_game_and_is_restarted() {
-    let summary = against_broken("sh -c 'read x; exit 3'", Duration::from_secs(5));
+    let summary = against_broken(CRASHER, Duration::from_secs(5));
     for game in &summary.games {
-        let expected = EngineFailure::Crashed { command: "boardsize 3".into(), exit_code: Some(3) };
-        assert_eq!(failure(game), &expected, "{}", game.line());
+        let EngineFailure::Crashed { command, exit_code } = failure(game) else {
+            panic!("{}", game.line());
+        };
+        assert!(command.starts_with("genmove"), "{}", game.line());
+        assert_eq!(*exit_code, Some(5), "{}", game.line());
     }
+}
+
+#[test]
+fn an_engine_that_cannot_set_up_a_board_fails_the_match_before_any_game() {
+    // Crashes at its first command (as MoHex does when its --config file is missing).
+    let crasher = config(random_engine(1), "sh -c 'read x; exit 3'".into(), 2, 3);
+    let mut played = 0;
+    match play_match(&crasher, |_| {
+        played += 1;
+        Ok(())
+    }) {
+        Err(MatchError::Setup {
+            id: EngineId::B,
+            failure: EngineFailure::Crashed { command, exit_code },
+            ..
+        }) => {
+            assert_eq!((command.as_str(), exit_code), ("boardsize 3", Some(3)));
+        }
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(played, 0);
+    // Refuses the board size (an engine built for fewer cells); engine A this time.
+    let refuser = r#"sh -c 'while read c rest; do case $c in boardsize) printf "? unacceptable size\n\n";; *) printf "=\n\n";; esac; done'"#;
+    let error = play_match(&config(refuser.into(), random_engine(1), 2, 3), |_| Ok(())).unwrap_err();
+    assert!(
+        matches!(&error, MatchError::Setup { id: EngineId::A, failure: EngineFailure::Refused { command, .. }, .. } if command == "boardsize 3"),
+        "{error:?}"
+    );
+    assert!(error.to_string().contains("cannot set up a board"), "{error}");
 }
 
 #[test]
@@ -208,14 +240,16 @@ fn an_empty_answer_to_genmove_loses() {
 #[test]
 fn a_silent_engine_times_out_and_is_killed() {
     let started = Instant::now();
-    let summary = against_broken("sh -c 'while read l; do :; done'", Duration::from_millis(500));
+    // Sets up boards, then never answers a genmove.
+    let silent = r#"sh -c 'while read c rest; do case $c in genmove) ;; *) printf "=\n\n";; esac; done'"#;
+    let summary = against_broken(silent, Duration::from_millis(500));
     for game in &summary.games {
-        assert_eq!(
-            failure(game),
-            &EngineFailure::Timeout { command: "boardsize 3".into(), seconds: 0.5 },
-            "{}",
-            game.line()
-        );
+        match failure(game) {
+            EngineFailure::Timeout { command, seconds } if command.starts_with("genmove") => {
+                assert_eq!(*seconds, 0.5, "{}", game.line())
+            }
+            other => panic!("{other:?}"),
+        }
     }
     assert!(started.elapsed() < Duration::from_secs(30));
 }
@@ -380,8 +414,7 @@ fn retries_restart_a_failing_engine_and_replay_the_game() {
     assert!(summary.games[1].restarts.is_empty());
 
     // An engine that always fails uses up its retries, then loses.
-    let crasher = "sh -c 'read x; exit 3'".to_string();
-    let config = MatchConfig { retries: 2, ..config(random_engine(1), crasher, 2, 3) };
+    let config = MatchConfig { retries: 2, ..config(random_engine(1), CRASHER.to_string(), 2, 3) };
     let summary = play_match(&config, |_| Ok(())).unwrap();
     for game in &summary.games {
         assert_eq!(game.winner, EngineId::A);
