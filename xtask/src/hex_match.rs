@@ -12,9 +12,9 @@
 //! once; an engine that fails there stops the match with [`MatchError::Setup`] (a missing
 //! configuration file would otherwise turn into a loss in every game).
 //!
-//! Once the match runs, an engine that ends (EOF, any exit), answers garbage, answers with `?`, names no move or an
-//! illegal one, or does not answer within the time limit is killed and loses the game, with the
-//! reason recorded; it is started afresh when next needed. `resign` loses too. Counting a
+//! Once the match runs, an engine that ends (EOF, any exit), answers garbage, answers with
+//! `?`, names no move or an illegal one, or does not answer within the time limit is killed
+//! and loses the game, with the reason recorded; it is started afresh when next needed. `resign` loses too. Counting a
 //! failure as a loss is the strict default; against a fragile anchor engine (stock MoHex
 //! crashes in some decided endgames) [`MatchConfig::retries`] forgives a few failures per
 //! game: the engine is restarted, told the game so far with `play`, and asked again, and the
