@@ -96,7 +96,9 @@
 //! learned six-cell pattern weights ([`MctsConfig::playout_patterns`]); `param_hex patterns
 //! FILE` takes the priors' pattern weights from a file in the format `cargo xtask hex-patterns`
 //! writes, to try weights without building them in (`shipped` goes back to the crate's own;
-//! [`MctsConfig::patterns`], [`PatternsFile`]); `param_hex threads T`
+//! [`MctsConfig::patterns`], [`PatternsFile`]), and `param_hex answer_patterns FILE` adds the
+//! γ of a second such file to the priors of the cells near the opponent's last stone, as MoHex
+//! 2.0 adds its local table (`off` by default; [`MctsConfig::answer_patterns`]); `param_hex threads T`
 //! searches with T threads (root parallelism, [`MctsConfig::threads`]; 1 by default, up to
 //! [`MAX_MCTS_THREADS`]; with two or more, one of them runs the exact solver beside the search
 //! for the whole move in positions with at most `param_hex solver_beside N` empty cells,
@@ -379,6 +381,9 @@ pub struct Settings {
     /// The MCTS player's [`MctsConfig::patterns`]: the priors' pattern weights read from a file
     /// (`param_hex patterns FILE`), or `None` for the shipped ones.
     pub patterns: Option<PatternsFile>,
+    /// The MCTS player's [`MctsConfig::answer_patterns`]: γ added to the priors of the cells
+    /// near the last stone, read from a file (`param_hex answer_patterns FILE`), or `None`.
+    pub answer_patterns: Option<PatternsFile>,
 }
 
 /// Prior pattern weights read by `param_hex patterns FILE`, and the file's name as given.
@@ -451,6 +456,7 @@ impl Default for Settings {
             local_priors: MctsConfig::default().local_priors,
             local_playouts: MctsConfig::default().local_playouts,
             patterns: None,
+            answer_patterns: None,
         }
     }
 }
@@ -474,7 +480,7 @@ pub const DEFAULT_PRIORS: f64 = 3.0;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 24] = [
+const PARAMETERS: [&str; 25] = [
     "player",
     "time",
     "depth",
@@ -499,6 +505,7 @@ const PARAMETERS: [&str; 24] = [
     "expand",
     "vc_answers",
     "patterns",
+    "answer_patterns",
 ];
 
 /// The default time per move of the MCTS and strong players.
@@ -546,6 +553,7 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             local_priors: settings.local_priors,
             local_playouts: settings.local_playouts,
             patterns: settings.patterns.map(|p| p.weights),
+            answer_patterns: settings.answer_patterns.map(|p| p.weights),
             ..MctsConfig::time(settings.time)
         })),
         PlayerKind::Strong => Box::new(StrongPlayer::new(StrongConfig::time(settings.time))),
@@ -911,7 +919,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -938,7 +946,8 @@ impl Engine {
                     },
                     s.expand,
                     s.vc_answers.map_or("off".to_string(), |w| w.to_string()),
-                    s.patterns.map_or("shipped", |p| p.path)
+                    s.patterns.map_or("shipped", |p| p.path),
+                    s.answer_patterns.map_or("off", |p| p.path)
                 ));
             }
             ["player", name] => {
@@ -1036,6 +1045,10 @@ impl Engine {
             ["patterns", "shipped"] => settings.patterns = None,
             ["patterns", path] => {
                 settings.patterns = Some(PatternsFile::load(path).map_err(|e| e.to_string())?)
+            }
+            ["answer_patterns", "off"] => settings.answer_patterns = None,
+            ["answer_patterns", path] => {
+                settings.answer_patterns = Some(PatternsFile::load(path).map_err(|e| e.to_string())?)
             }
             ["local_priors", value] => settings.local_priors = parse_switch("local_priors", value)?,
             ["local_playouts", value] => settings.local_playouts = parse_switch("local_playouts", value)?,

@@ -186,7 +186,9 @@ use search_core::{Clock, Player, WallClock};
 use crate::board::{Cell, Color, HexMove, Position};
 use crate::bridge_chain::{ProvedWin, proved_win};
 use crate::heuristics::{Critical, critical_cell};
-use crate::patterns::{OFFSETS, PATTERN_CELLS, PatternGrid, PatternWeights, RING_CODES, local_key};
+use crate::patterns::{
+    OFFSETS, PATTERN_CELLS, PatternGrid, PatternWeights, RING_CODES, local_key, within_twelve,
+};
 use crate::rules::HexGame;
 use crate::solver::{Analysis, MAX_SOLVER_SIZE, SolveError, Solver, SolverConfig, Verdict};
 
@@ -901,6 +903,15 @@ pub struct MctsConfig {
     /// ([`search_core::mcts::Config::fresh_by_prior`]). It matters without
     /// [`MctsConfig::rave_prior`], where every new child starts without statistics.
     pub fresh_by_prior: bool,
+    /// With priors on, answer weights in MoHex 2.0's form: each empty cell among the twelve
+    /// around the opponent's last stone ([`crate::patterns::within_twelve`]) gets the γ of its
+    /// 12-cell pattern ([`crate::patterns::pattern`]) in this table **added** to its prior's
+    /// strength; a pattern the table does not hold adds nothing ([`PatternWeights::get`]).
+    /// MoHex adds such a second table, learned on the answers to the last move, to its global
+    /// one, and its γ there are large (the median near 1, the 99th percentile above 1,000),
+    /// so most of its prior mass goes to the answers. `None` (the default): no answer table.
+    /// It adds to whatever [`MctsConfig::local_priors`] makes of the cell.
+    pub answer_patterns: Option<&'static PatternWeights>,
 }
 
 impl MctsConfig {
@@ -944,6 +955,7 @@ impl Default for MctsConfig {
             vc_answers: None,
             inferior_on_expand: false,
             fresh_by_prior: false,
+            answer_patterns: None,
         }
     }
 }
@@ -1130,6 +1142,8 @@ struct TreeKnowledge<'a> {
     patterns: Option<&'static PatternWeights>,
     /// The local-response weights multiplying the patterns' near the last stone, if on.
     local: Option<&'static PatternWeights>,
+    /// [`MctsConfig::answer_patterns`]: the γ added near the last stone, if on.
+    answer_patterns: Option<&'static PatternWeights>,
     /// The root position and the opponent's last stone there, if the player knows it (the
     /// search does not: its root has no move).
     root_last: Option<(Position, Cell)>,
@@ -1170,16 +1184,23 @@ impl Knowledge<HexGame> for TreeKnowledge<'_> {
     ) -> bool {
         let Some(weights) = self.patterns else { return false };
         let grid = PatternGrid::new(state);
-        let last = match (self.local, last, self.root_last) {
-            (Some(local), Some(&HexMove::Place(last)), _) => Some((local, last)),
-            (Some(local), None, Some((root, last))) if root == *state => Some((local, last)),
+        let last = match (last, self.root_last) {
+            (Some(&HexMove::Place(last)), _) => Some(last),
+            (None, Some((root, last))) if root == *state => Some(last),
             _ => None,
         };
+        let local = self.local.zip(last);
+        let answers = self.answer_patterns.zip(last);
         for (prior, mv) in priors.iter_mut().zip(moves) {
             *prior = match *mv {
                 HexMove::Place(cell) => {
-                    let near = last.and_then(|(local, last)| Some(local.gamma(grid.local_code(cell, last)?)));
-                    weights.gamma(grid.code(cell)) * near.unwrap_or(1.0)
+                    let code = grid.code(cell);
+                    let near =
+                        local.and_then(|(local, last)| Some(local.gamma(grid.local_code(cell, last)?)));
+                    let added = answers
+                        .filter(|&(_, last)| within_twelve(cell, last))
+                        .and_then(|(table, _)| table.get(code));
+                    weights.gamma(code) * near.unwrap_or(1.0) + added.unwrap_or(0.0)
                 }
                 HexMove::Swap => 1.0,
             };
@@ -1504,6 +1525,7 @@ impl MctsPlayer {
                             shared,
                             patterns,
                             local,
+                            answer_patterns: self.config.answer_patterns.filter(|_| patterns.is_some()),
                             root_last,
                             answers: self.config.vc_answers,
                             inferior: self.config.inferior_on_expand,
@@ -1632,6 +1654,7 @@ mod tests {
                 shared: None,
                 patterns: Some(PatternWeights::shipped()),
                 local: None,
+                answer_patterns: None,
                 root_last: None,
                 answers: weight,
                 inferior: false,
@@ -1715,6 +1738,7 @@ mod tests {
                 shared: None,
                 patterns: Some(patterns),
                 local,
+                answer_patterns: None,
                 root_last: None,
                 answers: None,
                 inferior: false,
@@ -1742,6 +1766,70 @@ mod tests {
         assert!(near >= 10, "{near}");
     }
 
+    /// An answer table adds its γ to the cells near the last stone whose pattern it holds,
+    /// nothing elsewhere or for patterns it lacks, and nothing without a last move; with the
+    /// local factor on too, it adds to the multiplied strength.
+    #[test]
+    fn answer_patterns_add_their_gamma_near_the_last_stone() {
+        let patterns = PatternWeights::shipped();
+        let (position, _) = crate::play_moves(7, ["d4", "c5", "e3"]).unwrap();
+        let last = crate::parse_cell("e3", 7).unwrap();
+        let moves = position.legal_moves();
+        let grid = PatternGrid::new(&position);
+        let cells: Vec<Cell> = moves
+            .iter()
+            .map(|mv| if let HexMove::Place(cell) = *mv { cell } else { panic!("no swap") })
+            .collect();
+        // Every pattern on the board but one near the last stone; that one is left out.
+        let near: Vec<Cell> = cells.iter().copied().filter(|&c| within_twelve(c, last)).collect();
+        let left_out = grid.code(near[0]);
+        let table: &'static PatternWeights = Box::leak(Box::new(PatternWeights::from_pairs(
+            cells
+                .iter()
+                .map(|&c| grid.code(c))
+                .filter(|&code| code != left_out)
+                .map(|code| (code, 10.0 + (code % 5) as f32)),
+        )));
+        let priors_of = |local, answer_patterns, last: Option<HexMove>| {
+            let mut knowledge = TreeKnowledge {
+                solver: None,
+                shared: None,
+                patterns: Some(patterns),
+                local,
+                answer_patterns,
+                root_last: None,
+                answers: None,
+                inferior: false,
+            };
+            let mut priors = vec![0.0; moves.len()];
+            assert!(knowledge.priors(&HexGame::new(7), &position, last.as_ref(), &moves, &mut priors));
+            priors
+        };
+        let placed = Some(HexMove::Place(last));
+        let plain = priors_of(None, None, placed);
+        assert_eq!(plain, priors_of(None, Some(table), None), "no last move, nothing added");
+        let answered = priors_of(None, Some(table), placed);
+        let mut added = 0;
+        for ((&cell, p), q) in cells.iter().zip(&plain).zip(&answered) {
+            let code = grid.code(cell);
+            if within_twelve(cell, last) && code != left_out {
+                added += 1;
+                assert_eq!(*q, p + table.gamma(code), "{cell}");
+            } else {
+                assert_eq!(q, p, "{cell}");
+            }
+        }
+        assert!(added >= 8, "{added}");
+        let local = PatternWeights::shipped_local();
+        let multiplied = priors_of(Some(local), None, placed);
+        let both = priors_of(Some(local), Some(table), placed);
+        for (((&cell, m), b), (p, q)) in
+            cells.iter().zip(&multiplied).zip(&both).zip(plain.iter().zip(&answered))
+        {
+            assert_eq!(*b, m + (q - p), "{cell}");
+        }
+    }
+
     /// The player finds the opponent's last stone for the root's priors: the only stone on the
     /// board, or the reply to its own last move; a position it cannot trace back gets the
     /// patterns alone.
@@ -1755,6 +1843,7 @@ mod tests {
                 shared: None,
                 patterns: Some(PatternWeights::shipped()),
                 local: Some(PatternWeights::shipped_local()),
+                answer_patterns: None,
                 root_last: None,
                 answers: None,
                 inferior: false,

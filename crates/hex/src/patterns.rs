@@ -282,6 +282,24 @@ pub fn local(position: &Position, cell: Cell, last: Cell) -> Option<u32> {
     PatternGrid::new(position).local_code(cell, last)
 }
 
+/// Whether `cell` is one of the twelve cells around `last` (its six neighbours and the six
+/// cells that form a bridge with it), which is also whether `last` is one of `cell`'s twelve:
+/// the cells whose priors answer a stone at `last`.
+///
+/// ```
+/// use hex::Cell;
+/// use hex::patterns::within_twelve;
+///
+/// assert!(within_twelve(Cell::new(3, 4), Cell::new(3, 3)));
+/// assert!(within_twelve(Cell::new(1, 4), Cell::new(3, 3)));
+/// assert!(!within_twelve(Cell::new(3, 5), Cell::new(3, 3)));
+/// assert!(!within_twelve(Cell::new(3, 3), Cell::new(3, 3)));
+/// ```
+pub fn within_twelve(cell: Cell, last: Cell) -> bool {
+    let (dr, dc) = (i16::from(cell.row) - i16::from(last.row), i16::from(cell.col) - i16::from(last.col));
+    OFFSETS.iter().any(|&(r, c)| (i16::from(r), i16::from(c)) == (dr, dc))
+}
+
 /// The local-response code of a cell whose six neighbours read `ring` from the mover's view
 /// (place `k` at bits `2k`: empty, mine, theirs, off a corner) when the last stone is at place
 /// `place` of its twelve: the smaller of the pair and its half turn.
@@ -471,6 +489,21 @@ impl PatternWeights {
     /// The strength of pattern `code`: 1 for a pattern the weights do not hold.
     pub fn gamma(&self, code: u32) -> f32 {
         self.slots[self.slot(code)].1
+    }
+
+    /// The strength of pattern `code` if the weights hold it: for a table whose absent
+    /// patterns mean "nothing", as [`crate::mcts::MctsConfig::answer_patterns`] adds its γ.
+    ///
+    /// ```
+    /// use hex::patterns::PatternWeights;
+    ///
+    /// let weights = PatternWeights::from_pairs([(0xa4, 2.5)]);
+    /// assert_eq!(weights.get(0xa4), Some(2.5));
+    /// assert_eq!(weights.get(0xa5), None);
+    /// ```
+    pub fn get(&self, code: u32) -> Option<f32> {
+        let (here, gamma) = self.slots[self.slot(code)];
+        (here == code).then_some(gamma)
     }
 
     /// The number of patterns held.

@@ -329,7 +329,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] fresh_by_prior 0\n[bool] local_priors 0\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] fresh_by_prior 0\n[bool] local_priors 0\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off"
     );
     ok(&mut e, "param_hex player RANDOM");
     ok(&mut e, "param_hex exploration 0.25");
@@ -349,7 +349,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     ok(&mut e, "param_hex priors 1.5");
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] fresh_by_prior 0\n[bool] local_priors 0\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped"
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] fresh_by_prior 0\n[bool] local_priors 0\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off"
     );
     ok(&mut e, "param_hex rave off");
     assert_eq!((e.settings().exploration, e.settings().rave), (0.25, None));
@@ -852,6 +852,7 @@ name
 [string] expand 1
 [string] vc_answers off
 [string] patterns shipped
+[string] answer_patterns off
 
 ? unknown command: frobnicate
 
@@ -1324,7 +1325,10 @@ fn param_hex_patterns_reads_a_weights_file() {
     std::fs::write(&bad, "hex-patterns 1\n00a4 strong\n").unwrap();
     let missing = dir.join("missing.txt");
     let mut e = Engine::default();
-    let listed = |e: &mut Engine| ok(e, "param_hex").lines().last().unwrap().to_string();
+    let listed = |e: &mut Engine| {
+        let all = ok(e, "param_hex");
+        all.lines().find(|line| line.starts_with("[string] patterns ")).unwrap().to_string()
+    };
     assert_eq!(listed(&mut e), "[string] patterns shipped");
     ok(&mut e, &format!("param_hex patterns {}", good.display()));
     assert_eq!(listed(&mut e), format!("[string] patterns {}", good.display()));
@@ -1344,5 +1348,40 @@ fn param_hex_patterns_reads_a_weights_file() {
     );
     ok(&mut e, "param_hex patterns shipped");
     assert_eq!(listed(&mut e), "[string] patterns shipped");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `param_hex answer_patterns FILE` reads an answer table, lists its name, plays with it after
+/// the opponent's stone, names the file in its errors (and keeps the table it had), and `off`
+/// turns it off.
+#[test]
+fn param_hex_answer_patterns_reads_an_answer_table() {
+    let dir = std::env::temp_dir().join(format!("hex-gtp-answers-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = dir.join("answers.txt");
+    // The pattern of a cell beside a lone stone, and one more, strongly favoured.
+    std::fs::write(&good, "hex-patterns 1\n000002 50\n000008 40.5\n").unwrap();
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "hex-patterns 1\n000002 0\n").unwrap();
+    let mut e = Engine::default();
+    let listed = |e: &mut Engine| ok(e, "param_hex").lines().last().unwrap().to_string();
+    assert_eq!(listed(&mut e), "[string] answer_patterns off");
+    ok(&mut e, &format!("param_hex answer_patterns {}", good.display()));
+    assert_eq!(listed(&mut e), format!("[string] answer_patterns {}", good.display()));
+    assert_eq!(e.settings().answer_patterns.map(|p| p.weights.get(2)), Some(Some(50.0)));
+    ok(&mut e, "boardsize 5 5");
+    ok(&mut e, "param_hex time 0.05");
+    ok(&mut e, "play b c3");
+    let answer = ok(&mut e, "genmove w");
+    assert!(hex::parse_move(&answer, 5).is_ok(), "{answer}");
+    let err = fails(&mut e, &format!("param_hex answer_patterns {}", bad.display()));
+    assert!(err.contains(&bad.display().to_string()) && err.contains("line 2"), "{err}");
+    assert_eq!(
+        listed(&mut e),
+        format!("[string] answer_patterns {}", good.display()),
+        "a failed load changes nothing"
+    );
+    ok(&mut e, "param_hex answer_patterns off");
+    assert_eq!(listed(&mut e), "[string] answer_patterns off");
     std::fs::remove_dir_all(&dir).unwrap();
 }
