@@ -270,6 +270,7 @@ fn mcts_threads(c: &mut Criterion) {
     let engine = MctsConfig {
         knowledge_after: Some(hex::gtp::DEFAULT_KNOWLEDGE),
         prior_weight: Some(hex::gtp::DEFAULT_PRIORS),
+        local_priors: hex::gtp::DEFAULT_LOCAL_PRIORS,
         ..MctsConfig::iterations(MCTS_ITERATIONS)
     };
     for threads in [1, 2] {

@@ -329,7 +329,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] fresh_by_prior 0\n[bool] local_priors 0\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off"
     );
     ok(&mut e, "param_hex player RANDOM");
     ok(&mut e, "param_hex exploration 0.25");
@@ -349,7 +349,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     ok(&mut e, "param_hex priors 1.5");
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] fresh_by_prior 0\n[bool] local_priors 0\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off"
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off"
     );
     ok(&mut e, "param_hex rave off");
     assert_eq!((e.settings().exploration, e.settings().rave), (0.25, None));
@@ -845,7 +845,7 @@ name
 [bool] fill_in 0
 [bool] inferior 0
 [bool] fresh_by_prior 0
-[bool] local_priors 0
+[bool] local_priors 1
 [bool] local_playouts 0
 [string] rave_prior 0
 [string] rave_counts off
