@@ -29,10 +29,11 @@
 //! - `mcts/local/{off,priors,playouts,both}`: the same search with the local-response
 //!   weights in the priors ([`MctsConfig::local_priors`]), in the playouts
 //!   ([`MctsConfig::local_playouts`]), or both.
-//! - `mcts/search/{default,rave-prior,vc-answers,inferior}`: the same search with RAVE's even
-//!   prior ([`MctsConfig::rave_prior`], 10 visits), the answers to intrusions into virtual
-//!   connections ([`MctsConfig::vc_answers`]) or the inferior cells left out of every new node
-//!   ([`MctsConfig::inferior_on_expand`]): what each costs an iteration.
+//! - `mcts/search/{default,rave-prior,vc-answers,inferior,dominated}`: the same search with
+//!   RAVE's even prior ([`MctsConfig::rave_prior`], 10 visits), the answers to intrusions into
+//!   virtual connections ([`MctsConfig::vc_answers`]), the inferior cells left out of every new
+//!   node ([`MctsConfig::inferior_on_expand`]) or the dominated cells too
+//!   ([`MctsConfig::dominated_on_expand`]): what each costs an iteration.
 //!
 //! The boards' win counts and distances, and the searches' node counts, go to stderr (stdout
 //! belongs to criterion: test runners read its list of benchmarks there).
@@ -306,6 +307,7 @@ fn mcts_threads(c: &mut Criterion) {
         ("rave-prior", MctsConfig { rave_prior: 10, ..engine }),
         ("vc-answers", MctsConfig { vc_answers: Some(1.0), ..engine }),
         ("inferior", MctsConfig { inferior_on_expand: true, ..engine }),
+        ("dominated", MctsConfig { dominated_on_expand: true, ..engine }),
     ] {
         group.bench_function(BenchmarkId::new("search", name), |b| {
             b.iter(|| MctsPlayer::new(config).decide(black_box(&middle)).0)

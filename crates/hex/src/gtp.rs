@@ -87,7 +87,8 @@
 //! ([`MctsConfig::reuse_tree`]), `param_hex fill_in 1` goes on below each analysed node from
 //! its position with dead and captured cells filled in ([`MctsConfig::fill_in`]),
 //! `param_hex inferior 1` leaves each new node's dead, captured and vulnerable cells out at once
-//! ([`MctsConfig::inferior_on_expand`]), `param_hex fresh_by_prior 1` tries a node's children
+//! ([`MctsConfig::inferior_on_expand`]), `param_hex dominated 1` leaves their dominated cells
+//! out too ([`MctsConfig::dominated_on_expand`]), `param_hex fresh_by_prior 1` tries a node's children
 //! without statistics in the order of their priors ([`MctsConfig::fresh_by_prior`]),
 //! `param_hex local_priors 1` multiplies the priors of the cells near the opponent's last stone
 //! by their local-response strengths ([`MctsConfig::local_priors`]; on by default,
@@ -372,6 +373,9 @@ pub struct Settings {
     /// The MCTS player's [`MctsConfig::inferior_on_expand`]: new nodes leave their inferior
     /// cells out.
     pub inferior: bool,
+    /// The MCTS player's [`MctsConfig::dominated_on_expand`]: new nodes leave their inferior
+    /// and dominated cells out.
+    pub dominated: bool,
     /// The MCTS player's [`MctsConfig::fresh_by_prior`]: children without statistics are
     /// tried in the order of their priors.
     pub fresh_by_prior: bool,
@@ -453,6 +457,7 @@ impl Default for Settings {
             solver_beside: MctsConfig::default().solver_beside_empty,
             fill_in: MctsConfig::default().fill_in,
             inferior: MctsConfig::default().inferior_on_expand,
+            dominated: MctsConfig::default().dominated_on_expand,
             fresh_by_prior: MctsConfig::default().fresh_by_prior,
             local_priors: DEFAULT_LOCAL_PRIORS,
             local_playouts: MctsConfig::default().local_playouts,
@@ -490,7 +495,7 @@ pub const DEFAULT_LOCAL_PRIORS: bool = true;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 25] = [
+const PARAMETERS: [&str; 26] = [
     "player",
     "time",
     "depth",
@@ -507,6 +512,7 @@ const PARAMETERS: [&str; 25] = [
     "solver_beside",
     "fill_in",
     "inferior",
+    "dominated",
     "fresh_by_prior",
     "local_priors",
     "local_playouts",
@@ -559,6 +565,7 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             solver_beside_empty: settings.solver_beside,
             fill_in: settings.fill_in,
             inferior_on_expand: settings.inferior,
+            dominated_on_expand: settings.dominated,
             fresh_by_prior: settings.fresh_by_prior,
             local_priors: settings.local_priors,
             local_playouts: settings.local_playouts,
@@ -929,7 +936,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -946,6 +953,7 @@ impl Engine {
                     s.solver_beside,
                     u8::from(s.fill_in),
                     u8::from(s.inferior),
+                    u8::from(s.dominated),
                     u8::from(s.fresh_by_prior),
                     u8::from(s.local_priors),
                     u8::from(s.local_playouts),
@@ -1051,6 +1059,7 @@ impl Engine {
             ["reuse", value] => settings.reuse = parse_switch("reuse", value)?,
             ["fill_in", value] => settings.fill_in = parse_switch("fill_in", value)?,
             ["inferior", value] => settings.inferior = parse_switch("inferior", value)?,
+            ["dominated", value] => settings.dominated = parse_switch("dominated", value)?,
             ["fresh_by_prior", value] => settings.fresh_by_prior = parse_switch("fresh_by_prior", value)?,
             ["patterns", "shipped"] => settings.patterns = None,
             ["patterns", path] => {

@@ -329,7 +329,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off"
     );
     ok(&mut e, "param_hex player RANDOM");
     ok(&mut e, "param_hex exploration 0.25");
@@ -349,7 +349,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     ok(&mut e, "param_hex priors 1.5");
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off"
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off"
     );
     ok(&mut e, "param_hex rave off");
     assert_eq!((e.settings().exploration, e.settings().rave), (0.25, None));
@@ -844,6 +844,7 @@ name
 [string] solver_beside 80
 [bool] fill_in 0
 [bool] inferior 0
+[bool] dominated 0
 [bool] fresh_by_prior 0
 [bool] local_priors 1
 [bool] local_playouts 0
@@ -1384,4 +1385,24 @@ fn param_hex_answer_patterns_reads_an_answer_table() {
     ok(&mut e, "param_hex answer_patterns off");
     assert_eq!(listed(&mut e), "[string] answer_patterns off");
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `param_hex dominated` switches the pruning of dominated cells at new nodes, lists it, and
+/// refuses what is not a switch; a short search with it answers a legal move.
+#[test]
+fn param_hex_dominated_switches_the_pruning_at_new_nodes() {
+    let mut e = Engine::default();
+    assert!(!e.settings().dominated);
+    ok(&mut e, "param_hex dominated 1");
+    assert!(e.settings().dominated);
+    assert!(ok(&mut e, "param_hex").contains("[bool] dominated 1\n"));
+    assert!(fails(&mut e, "param_hex dominated maybe").contains("dominated"));
+    assert!(e.settings().dominated);
+    ok(&mut e, "boardsize 5");
+    ok(&mut e, "param_hex time 0.05");
+    ok(&mut e, "play b c3");
+    let answer = ok(&mut e, "genmove w");
+    assert!(hex::parse_cell(&answer, 5).is_ok() || answer == "resign", "{answer}");
+    ok(&mut e, "param_hex dominated 0");
+    assert!(!e.settings().dominated);
 }

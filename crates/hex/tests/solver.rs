@@ -392,9 +392,23 @@ proptest! {
 
 /// Checks [`Solver::inferior_cells`] on `pos` against its exact winning moves: the inferior
 /// cells are empty cells, some cell stays, and a winning move stays whenever there is one.
-fn check_inferior(solver: &mut Solver, pos: &Position, winning: &[HexMove]) -> Result<usize, TestCaseError> {
+/// With `dominated`, the same for [`Solver::inferior_and_dominated_cells`], which must drop
+/// every cell [`Solver::inferior_cells`] drops.
+fn check_inferior(
+    solver: &mut Solver,
+    pos: &Position,
+    winning: &[HexMove],
+    dominated: bool,
+) -> Result<usize, TestCaseError> {
     let empty: Vec<Cell> = pos.board().empty_cells().collect();
-    let inferior = solver.inferior_cells(pos).unwrap();
+    let inferior = if dominated {
+        let plain = solver.inferior_cells(pos).unwrap();
+        let more = solver.inferior_and_dominated_cells(pos).unwrap();
+        prop_assert!(plain.iter().all(|c| more.contains(c)), "{plain:?} are not all among {more:?}");
+        more
+    } else {
+        solver.inferior_cells(pos).unwrap()
+    };
     prop_assert!(inferior.iter().all(|c| empty.contains(c)), "{inferior:?} are not all empty");
     prop_assert!(inferior.windows(2).all(|w| w[0] < w[1]), "{inferior:?} are not in cell order");
     prop_assert!(inferior.len() < empty.len(), "every cell of {empty:?} is inferior");
@@ -411,7 +425,9 @@ proptest! {
         let pos = random_position(size, &moves);
         prop_assume!(pos.legal_moves().len() <= 9 && !pos.can_swap());
         let mut solver = Solver::new(SolverConfig { table_bits: 4, ..SolverConfig::default() });
-        check_inferior(&mut solver, &pos, &brute_force_winning_moves(&pos))?;
+        let winning = brute_force_winning_moves(&pos);
+        check_inferior(&mut solver, &pos, &winning, false)?;
+        check_inferior(&mut solver, &pos, &winning, true)?;
     }
 
     #[test]
@@ -420,7 +436,8 @@ proptest! {
         prop_assume!(!pos.can_swap());
         let mut solver = Solver::new(SolverConfig { table_bits: 14, ..SolverConfig::default() });
         let winning = solver.winning_moves(&pos).unwrap();
-        check_inferior(&mut solver, &pos, &winning)?;
+        check_inferior(&mut solver, &pos, &winning, false)?;
+        check_inferior(&mut solver, &pos, &winning, true)?;
     }
 }
 
@@ -436,9 +453,19 @@ fn inferior_cells_are_found_in_middle_games_and_refused_after_the_end() {
         dropped += usize::from(!solver.inferior_cells(&pos).unwrap().is_empty());
     }
     assert!(dropped >= 20, "only {dropped} of 40 middle games had inferior cells");
+    // Dominated cells add to them in most of those games.
+    let mut more = 0;
+    for seed in 0..40usize {
+        let moves: Vec<usize> = (0..16).map(|i| (seed * 31 + i * 17) % 49).collect();
+        let pos = random_position(7, &moves);
+        let plain = solver.inferior_cells(&pos).unwrap().len();
+        more += usize::from(solver.inferior_and_dominated_cells(&pos).unwrap().len() > plain);
+    }
+    assert!(more >= 10, "only {more} of 40 middle games had dominated cells");
     let (won, _) = hex::play_moves(2, ["a1", "b1", "a2"]).unwrap();
     assert!(won.winner().is_some());
     assert!(matches!(solver.inferior_cells(&won), Err(SolveError::GameOver(_))));
+    assert!(matches!(solver.inferior_and_dominated_cells(&won), Err(SolveError::GameOver(_))));
 }
 
 #[test]

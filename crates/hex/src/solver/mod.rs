@@ -523,6 +523,38 @@ impl Solver {
     /// assert!(!inferior.contains(&Cell::new(2, 2)));
     /// ```
     pub fn inferior_cells(&mut self, position: &Position) -> Result<Vec<Cell>, SolveError> {
+        self.cheap_inferior(position, false)
+    }
+
+    /// [`Solver::inferior_cells`] and then the mover's dominated cells among those left: a cell
+    /// `x` that the mover's own stone on another kept cell `y` would fill in (dead or captured
+    /// for the mover), so that `x` never wins where `y` loses. MoHex prunes such cells by
+    /// pattern at every node it expands; this finds them with one fill-in of the position per
+    /// kept cell, so it costs several times what [`Solver::inferior_cells`] costs.
+    /// Every dropped cell has a kept one at the end of its chain of dominators, so a winning
+    /// move stays whenever there is one. In cell order.
+    ///
+    /// ```
+    /// use hex::solver::{Solver, SolverConfig};
+    /// use hex::play_moves;
+    ///
+    /// let mut solver = Solver::new(SolverConfig::default());
+    /// let (pos, _) = play_moves(7, ["d4", "c5", "e2", "b6", "f2"]).unwrap();
+    /// let inferior = solver.inferior_cells(&pos).unwrap();
+    /// let with_dominated = solver.inferior_and_dominated_cells(&pos).unwrap();
+    /// assert!(inferior.iter().all(|cell| with_dominated.contains(cell)));
+    /// assert!(with_dominated.len() < pos.board().empty_cells().count());
+    /// ```
+    ///
+    /// # Errors
+    /// As [`Solver::inferior_cells`].
+    pub fn inferior_and_dominated_cells(&mut self, position: &Position) -> Result<Vec<Cell>, SolveError> {
+        self.cheap_inferior(position, true)
+    }
+
+    /// The cells [`Solver::inferior_cells`] drops, and with `dominated` the dominated cells of
+    /// the rest too.
+    fn cheap_inferior(&mut self, position: &Position, dominated: bool) -> Result<Vec<Cell>, SolveError> {
         let state = self.prepare(position)?;
         let geo = self.geometry.as_ref().expect("prepare builds the geometry");
         let empty = geo.cells & !state.stones[0] & !state.stones[1];
@@ -533,7 +565,12 @@ impl Solver {
         }
         let opponent = usize::from(state.to_move.opponent().index());
         let (vulnerable, _) = geo.vulnerable(opponent, filled, open);
-        let kept = if open & !vulnerable != 0 { open & !vulnerable } else { open };
+        let mut kept = if open & !vulnerable != 0 { open & !vulnerable } else { open };
+        if dominated {
+            // As the solver's own move generation does: domination judged on the filled
+            // position, among the cells the rules above kept.
+            kept = geo.undominated(usize::from(state.to_move.index()), filled, kept).0;
+        }
         Ok(geometry::bits(empty & !kept).map(|b| geo.cell(b)).collect())
     }
 
