@@ -90,6 +90,12 @@
 //! ([`MctsConfig::inferior_on_expand`]), `param_hex dominated 1` leaves their dominated cells
 //! out too ([`MctsConfig::dominated_on_expand`]), `param_hex fresh_by_prior 1` tries a node's children
 //! without statistics in the order of their priors ([`MctsConfig::fresh_by_prior`]),
+//! `param_hex exploration_in_mean 1` puts the exploration term on a move's own mean inside
+//! RAVE's mix ([`MctsConfig::exploration_in_mean`]), `param_hex plain_every N` scores one
+//! selection step in N by the moves' own means alone ([`MctsConfig::plain_every`]; 0, never, by
+//! default) and `param_hex first_play_urgency V` gives children without statistics the value V
+//! instead of trying them first ([`MctsConfig::first_play_urgency`]; `off` by default), the
+//! three as MoHex's search has them,
 //! `param_hex local_priors 1` multiplies the priors of the cells near the opponent's last stone
 //! by their local-response strengths ([`MctsConfig::local_priors`]; on by default,
 //! [`DEFAULT_LOCAL_PRIORS`], `0` turns it off), `param_hex local_playouts 1`
@@ -389,6 +395,15 @@ pub struct Settings {
     /// The MCTS player's [`MctsConfig::answer_patterns`]: γ added to the priors of the cells
     /// near the last stone, read from a file (`param_hex answer_patterns FILE`), or `None`.
     pub answer_patterns: Option<PatternsFile>,
+    /// The MCTS player's [`MctsConfig::exploration_in_mean`]: the exploration term inside
+    /// RAVE's mix.
+    pub exploration_in_mean: bool,
+    /// The MCTS player's [`MctsConfig::plain_every`]: one selection step in this many without
+    /// RAVE; 0: never.
+    pub plain_every: u32,
+    /// The MCTS player's [`MctsConfig::first_play_urgency`]: the value of children without
+    /// statistics; `None`: tried first.
+    pub first_play_urgency: Option<f64>,
 }
 
 /// Prior pattern weights read by `param_hex patterns FILE`, and the file's name as given.
@@ -463,6 +478,9 @@ impl Default for Settings {
             local_playouts: MctsConfig::default().local_playouts,
             patterns: None,
             answer_patterns: None,
+            exploration_in_mean: MctsConfig::default().exploration_in_mean,
+            plain_every: MctsConfig::default().plain_every,
+            first_play_urgency: MctsConfig::default().first_play_urgency,
         }
     }
 }
@@ -495,7 +513,7 @@ pub const DEFAULT_LOCAL_PRIORS: bool = true;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 26] = [
+const PARAMETERS: [&str; 29] = [
     "player",
     "time",
     "depth",
@@ -522,6 +540,9 @@ const PARAMETERS: [&str; 26] = [
     "vc_answers",
     "patterns",
     "answer_patterns",
+    "exploration_in_mean",
+    "plain_every",
+    "first_play_urgency",
 ];
 
 /// The default time per move of the MCTS and strong players.
@@ -567,6 +588,9 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             inferior_on_expand: settings.inferior,
             dominated_on_expand: settings.dominated,
             fresh_by_prior: settings.fresh_by_prior,
+            exploration_in_mean: settings.exploration_in_mean,
+            plain_every: settings.plain_every,
+            first_play_urgency: settings.first_play_urgency,
             local_priors: settings.local_priors,
             local_playouts: settings.local_playouts,
             patterns: settings.patterns.map(|p| p.weights),
@@ -936,7 +960,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -965,7 +989,10 @@ impl Engine {
                     s.expand,
                     s.vc_answers.map_or("off".to_string(), |w| w.to_string()),
                     s.patterns.map_or("shipped", |p| p.path),
-                    s.answer_patterns.map_or("off", |p| p.path)
+                    s.answer_patterns.map_or("off", |p| p.path),
+                    u8::from(s.exploration_in_mean),
+                    s.plain_every,
+                    s.first_play_urgency.map_or("off".to_string(), |v| v.to_string())
                 ));
             }
             ["player", name] => {
@@ -1061,6 +1088,26 @@ impl Engine {
             ["inferior", value] => settings.inferior = parse_switch("inferior", value)?,
             ["dominated", value] => settings.dominated = parse_switch("dominated", value)?,
             ["fresh_by_prior", value] => settings.fresh_by_prior = parse_switch("fresh_by_prior", value)?,
+            ["exploration_in_mean", value] => {
+                settings.exploration_in_mean = parse_switch("exploration_in_mean", value)?
+            }
+            ["plain_every", value] => {
+                settings.plain_every = parse_number("plain_every", value, 0..=1_000_000)?;
+            }
+            ["first_play_urgency", value] => {
+                settings.first_play_urgency = match value {
+                    "off" | "none" => None,
+                    _ => Some(
+                        value
+                            .parse()
+                            .ok()
+                            .filter(|v: &f64| v.is_finite() && (0.0..=1.0).contains(v))
+                            .ok_or_else(|| {
+                                format!("first_play_urgency must be off or a value from 0 to 1, not {value}")
+                            })?,
+                    ),
+                };
+            }
             ["patterns", "shipped"] => settings.patterns = None,
             ["patterns", path] => {
                 settings.patterns = Some(PatternsFile::load(path).map_err(|e| e.to_string())?)

@@ -927,6 +927,15 @@ pub struct MctsConfig {
     /// so most of its prior mass goes to the answers. `None` (the default): no answer table.
     /// It adds to whatever [`MctsConfig::local_priors`] makes of the cell.
     pub answer_patterns: Option<&'static PatternWeights>,
+    /// With RAVE, the exploration term goes on a move's own mean inside RAVE's mix, as in
+    /// MoHex's search ([`search_core::mcts::Config::exploration_in_mean`]).
+    pub exploration_in_mean: bool,
+    /// With RAVE, one selection step in this many scores the children by their own means alone
+    /// ([`search_core::mcts::Config::plain_every`]; MoHex: 30); 0: never.
+    pub plain_every: u32,
+    /// The value of a child without statistics in selection instead of being tried first
+    /// ([`search_core::mcts::Config::first_play_urgency`]; MoHex: 0.35); `None`: tried first.
+    pub first_play_urgency: Option<f64>,
 }
 
 impl MctsConfig {
@@ -972,6 +981,9 @@ impl Default for MctsConfig {
             dominated_on_expand: false,
             fresh_by_prior: false,
             answer_patterns: None,
+            exploration_in_mean: false,
+            plain_every: 0,
+            first_play_urgency: None,
         }
     }
 }
@@ -1511,6 +1523,9 @@ impl MctsPlayer {
             knowledge_after: self.config.knowledge_after,
             prior_weight: self.config.prior_weight.unwrap_or(0.0),
             fresh_by_prior: self.config.fresh_by_prior,
+            exploration_in_mean: self.config.exploration_in_mean,
+            plain_every: self.config.plain_every,
+            first_play_urgency: self.config.first_play_urgency,
         };
         let game = HexGame::new(position.size());
         let clock = UntilSolved { clock: WallClock::start(), solved };

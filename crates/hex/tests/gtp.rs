@@ -329,7 +329,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off"
     );
     ok(&mut e, "param_hex player RANDOM");
     ok(&mut e, "param_hex exploration 0.25");
@@ -349,7 +349,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     ok(&mut e, "param_hex priors 1.5");
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off"
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off"
     );
     ok(&mut e, "param_hex rave off");
     assert_eq!((e.settings().exploration, e.settings().rave), (0.25, None));
@@ -390,6 +390,27 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
             "{bad}"
         );
     }
+    // MoHex's selection: the exploration term inside RAVE's mix, plain steps, first-play urgency.
+    ok(&mut e, "param_hex exploration_in_mean 1");
+    ok(&mut e, "param_hex plain_every 30");
+    ok(&mut e, "param_hex first_play_urgency 0.35");
+    let s = e.settings();
+    assert_eq!((s.exploration_in_mean, s.plain_every, s.first_play_urgency), (true, 30, Some(0.35)));
+    assert!(ok(&mut e, "param_hex").ends_with(
+        "[bool] exploration_in_mean 1\n[string] plain_every 30\n[string] first_play_urgency 0.35"
+    ));
+    for bad in ["-0.1", "1.5", "NaN", "high"] {
+        assert!(
+            fails(&mut e, &format!("param_hex first_play_urgency {bad}"))
+                .contains("first_play_urgency must be off or a value from 0 to 1"),
+            "{bad}"
+        );
+    }
+    assert!(fails(&mut e, "param_hex plain_every -3").contains("plain_every must be a number"));
+    assert!(fails(&mut e, "param_hex exploration_in_mean 2").contains("exploration_in_mean"));
+    ok(&mut e, "param_hex first_play_urgency off");
+    ok(&mut e, "param_hex plain_every 0");
+    assert_eq!((e.settings().first_play_urgency, e.settings().plain_every), (None, 0));
     ok(&mut e, "param_hex vc_answers 1.5");
     assert_eq!(e.settings().vc_answers, Some(1.5));
     assert!(ok(&mut e, "param_hex").contains("[string] vc_answers 1.5"));
@@ -854,6 +875,9 @@ name
 [string] vc_answers off
 [string] patterns shipped
 [string] answer_patterns off
+[bool] exploration_in_mean 0
+[string] plain_every 0
+[string] first_play_urgency off
 
 ? unknown command: frobnicate
 
@@ -1365,7 +1389,10 @@ fn param_hex_answer_patterns_reads_an_answer_table() {
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "hex-patterns 1\n000002 0\n").unwrap();
     let mut e = Engine::default();
-    let listed = |e: &mut Engine| ok(e, "param_hex").lines().last().unwrap().to_string();
+    let listed = |e: &mut Engine| {
+        let all = ok(e, "param_hex");
+        all.lines().find(|l| l.starts_with("[string] answer_patterns")).unwrap().to_string()
+    };
     assert_eq!(listed(&mut e), "[string] answer_patterns off");
     ok(&mut e, &format!("param_hex answer_patterns {}", good.display()));
     assert_eq!(listed(&mut e), format!("[string] answer_patterns {}", good.display()));

@@ -253,6 +253,22 @@ pub struct Config {
     /// order, which the priors do not touch (MoHex, in the same case, picks the unvisited child
     /// of highest prior). `false`, the default: move order.
     pub fresh_by_prior: bool,
+    /// With RAVE, the exploration term goes on the move's own mean *inside* RAVE's mix,
+    /// `β·ã + (1 − β)·(mean + c·√(ln N / n))`, as Fuego's and MoHex's searches add it, so that
+    /// it fades while RAVE's weight is high; the moves without own visits get none. `false`, the
+    /// default: the term is added to the mixed value.
+    pub exploration_in_mean: bool,
+    /// With RAVE, one selection step in this many ignores the all-moves-as-first statistics and
+    /// scores the children by their own means alone (a child without visits by
+    /// [`Config::first_play_urgency`], or tried first without one), as MoHex does one step in
+    /// thirty: a move that is good only when played now, whose all-moves-as-first mean is poor,
+    /// still gets its visits. The steps are counted over the whole search, so the choice is
+    /// deterministic. 0, the default: never.
+    pub plain_every: u32,
+    /// The value a child without any statistics scores in selection (before the progressive
+    /// bias), instead of being tried before every other child. `None`, the default: tried first
+    /// (by prior with [`Config::fresh_by_prior`], otherwise in move order).
+    pub first_play_urgency: Option<f64>,
 }
 
 impl Config {
@@ -292,6 +308,9 @@ impl Default for Config {
             knowledge_after: None,
             prior_weight: 0.0,
             fresh_by_prior: false,
+            exploration_in_mean: false,
+            plain_every: 0,
+            first_play_urgency: None,
         }
     }
 }
@@ -900,6 +919,7 @@ pub fn search_in_tree<G: Game, P: Playout<G>, K: Knowledge<G> + ?Sized, C: Clock
         inferior: Vec::new(),
         terms: VisitTerms::new(config),
         equivalents: HashMap::new(),
+        steps: 0,
     };
     // The states that replaced nodes' states belonged to the last search (see `equivalents`):
     // what grew below them goes, and the knowledge is asked again on the next visit.
@@ -966,6 +986,8 @@ struct Search<'a, G: Game> {
     /// ([`Knowledge::equivalent`]); this search's only: a kept tree drops what grew below them
     /// and asks the knowledge again.
     equivalents: HashMap<u32, G::State>,
+    /// Selection steps so far, counted only with [`Config::plain_every`].
+    steps: u32,
 }
 
 /// How many visit counts [`VisitTerms`] tables: most children of a node are visited fewer
@@ -1169,10 +1191,19 @@ impl<G: Game> Search<'_, G> {
 
     /// The child of `node` with the best upper confidence bound (the first of equals): a
     /// proved win at once, never a proved loss while another move remains.
-    fn select(&self, node: usize) -> usize {
+    fn select(&mut self, node: usize) -> usize {
+        // MoHex's plain steps: one in `plain_every` leaves RAVE out (a counter, not a draw, so
+        // that the random stream and the other steps stay as they were).
+        let plain = self.config.plain_every > 0 && {
+            self.steps = self.steps.wrapping_add(1);
+            self.steps % self.config.plain_every == 0
+        };
+        let rave = if plain { None } else { self.config.rave };
         let parent = &self.nodes[node];
         let log_n = f64::from(parent.visits.max(1)).ln();
         let first = parent.first_child as usize;
+        let exploration = self.config.exploration;
+        let in_mean = self.config.exploration_in_mean && rave.is_some();
         // The best open move, and the best proved loss in case every move is one; one pass,
         // since this is the hottest loop of the search.
         let mut best: Option<(usize, f64)> = None;
@@ -1191,7 +1222,7 @@ impl<G: Game> Search<'_, G> {
                 None => false,
             };
             let n = f64::from(child.visits);
-            let value = match self.config.rave {
+            let mut value = match rave {
                 Some(k) if child.amaf_visits > 0 => {
                     let beta = match self.config.rave_weight {
                         RaveWeight::Equivalence => self.terms.beta(k, child.visits),
@@ -1199,34 +1230,40 @@ impl<G: Game> Search<'_, G> {
                             counts_beta(initial, late, child.visits, child.amaf_visits)
                         }
                     };
-                    (1.0 - beta) * child.mean() + beta * child.amaf_mean()
+                    let mut own = child.mean();
+                    if in_mean && child.visits > 0 {
+                        own += exploration * (log_n / n).sqrt();
+                    }
+                    (1.0 - beta) * own + beta * child.amaf_mean()
                 }
                 // Without any statistics, try the move before any move already tried (a move
-                // never visited is never proved).
-                _ if child.visits == 0 => {
-                    if !by_prior {
-                        return i;
+                // never visited is never proved), unless it has a first-play value.
+                _ if child.visits == 0 => match self.config.first_play_urgency {
+                    Some(urgency) => urgency,
+                    None => {
+                        if !by_prior {
+                            return i;
+                        }
+                        if fresh.is_none_or(|(_, top)| child.prior > top) {
+                            fresh = Some((i, child.prior));
+                        }
+                        continue;
                     }
-                    if fresh.is_none_or(|(_, top)| child.prior > top) {
-                        fresh = Some((i, child.prior));
-                    }
-                    continue;
-                }
+                },
                 _ => child.mean(),
             };
-            let mut score = value;
-            if self.config.exploration != 0.0 {
-                score += self.config.exploration * (log_n / n.max(1.0)).sqrt();
+            if exploration != 0.0 && !in_mean {
+                value += exploration * (log_n / n.max(1.0)).sqrt();
             }
             if self.config.prior_weight > 0.0 {
-                score += f64::from(child.prior) * self.terms.bias(child.visits);
+                value += f64::from(child.prior) * self.terms.bias(child.visits);
             }
             if lost {
-                if score > best_lost.1 {
-                    best_lost = (i, score);
+                if value > best_lost.1 {
+                    best_lost = (i, value);
                 }
-            } else if best.is_none_or(|(_, top)| score > top) {
-                best = Some((i, score));
+            } else if best.is_none_or(|(_, top)| value > top) {
+                best = Some((i, value));
             }
         }
         if let Some((i, _)) = fresh {

@@ -974,3 +974,133 @@ fn an_analysis_that_changes_priors_has_the_expanded_children_asked_again() {
     assert_eq!(matched, plain.len());
     assert!(extra > 0, "no analysis came after a child had children: {asked:?}");
 }
+
+/// Each root move's visits, in generation order.
+fn root_visits(found: &mcts::MctsResult<u32>) -> Vec<(u32, u32)> {
+    found.moves.iter().map(|m| (m.mv, m.visits)).collect()
+}
+
+#[test]
+fn plain_steps_at_every_step_are_uct_without_rave() {
+    for seed in 0..30 {
+        let (tree, root) = win_loss_tree(seed);
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        let uct = Config { exploration: 0.4, ..Config::iterations(600).with_seed(seed) };
+        let plain = Config { plain_every: 1, ..uct.with_rave(50.0) };
+        let (a, b) = (
+            mcts::search(&tree, &root, &mut playout, &uct),
+            mcts::search(&tree, &root, &mut playout, &plain),
+        );
+        assert_eq!((a.best_move, root_visits(&a)), (b.best_move, root_visits(&b)), "seed {seed}");
+        // RAVE still learnt beside the plain steps.
+        assert!(b.moves.iter().any(|m| m.amaf_visits > 0), "seed {seed}: {b:?}");
+        // One plain step in three is neither of the two searches.
+        let mixed = Config { plain_every: 3, ..plain };
+        let rave = Config { plain_every: 0, ..plain };
+        let (c, d) = (
+            mcts::search(&tree, &root, &mut playout, &mixed),
+            mcts::search(&tree, &root, &mut playout, &rave),
+        );
+        let mv = c.best_move.expect("the root is not a leaf");
+        assert_eq!(
+            value_for_player0(&tree, tree.play(&root, mv)),
+            value_for_player0(&tree, root),
+            "seed {seed}: {c:?}"
+        );
+        let _ = d;
+    }
+}
+
+#[test]
+fn some_plain_steps_change_the_search_and_keep_it_deterministic() {
+    let mut changed = 0;
+    for seed in 0..30 {
+        let (tree, root) = win_loss_tree(seed);
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        let rave = Config { exploration: 0.0, ..Config::iterations(600).with_rave(50.0).with_seed(seed) };
+        let mixed = Config { plain_every: 3, ..rave };
+        let a = mcts::search(&tree, &root, &mut playout, &mixed);
+        let b = mcts::search(&tree, &root, &mut playout, &mixed);
+        assert_eq!(a.moves, b.moves, "seed {seed}");
+        let c = mcts::search(&tree, &root, &mut playout, &rave);
+        changed += usize::from(root_visits(&a) != root_visits(&c));
+    }
+    assert!(changed > 0, "one plain step in three never changed the root's visits");
+}
+
+#[test]
+fn exploration_in_the_mean_needs_rave_and_an_exploration_term() {
+    let mut differ = 0;
+    for seed in 0..30 {
+        let (tree, root) = win_loss_tree(seed);
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        let root_value = value_for_player0(&tree, root);
+        // Without RAVE the term has nowhere else to go: the same search.
+        let uct = Config { exploration: 0.7, ..Config::iterations(500).with_seed(seed) };
+        let inside = Config { exploration_in_mean: true, ..uct };
+        let (a, b) = (
+            mcts::search(&tree, &root, &mut playout, &uct),
+            mcts::search(&tree, &root, &mut playout, &inside),
+        );
+        assert_eq!(a.moves, b.moves, "seed {seed}");
+        // With RAVE and no term: the same search too.
+        let rave = Config { exploration: 0.0, ..Config::iterations(500).with_rave(50.0).with_seed(seed) };
+        let inside = Config { exploration_in_mean: true, ..rave };
+        let (a, b) = (
+            mcts::search(&tree, &root, &mut playout, &rave),
+            mcts::search(&tree, &root, &mut playout, &inside),
+        );
+        assert_eq!(a.moves, b.moves, "seed {seed}");
+        // With both, the term moves visits: the search differs from the term outside.
+        let outside = Config { exploration: 0.7, ..rave };
+        let inside = Config { exploration_in_mean: true, ..outside };
+        let (a, b) = (
+            mcts::search(&tree, &root, &mut playout, &outside),
+            mcts::search(&tree, &root, &mut playout, &inside),
+        );
+        differ += usize::from(root_visits(&a) != root_visits(&b));
+        // MoHex's form of the whole selection, with its progressive bias (which is what tries a
+        // move no all-moves-as-first result has reached), still finds a minimax move.
+        let mohex = Config {
+            exploration: 0.22,
+            exploration_in_mean: true,
+            rave_weight: RaveWeight::Counts { initial: 2.12, late: 830.0 },
+            rave_prior: 8,
+            plain_every: 30,
+            first_play_urgency: Some(0.35),
+            prior_weight: 2.47,
+            ..Config::iterations(3_000).with_rave(500.0).with_seed(seed)
+        };
+        let clock = WallClock::start();
+        let found =
+            mcts::search_with_knowledge(&tree, &root, &mut playout, &mut ShuffledPriors, &mohex, &clock);
+        let mv = found.best_move.expect("the root is not a leaf");
+        assert_eq!(value_for_player0(&tree, tree.play(&root, mv)), root_value, "seed {seed}: {found:?}");
+    }
+    assert!(differ > 0, "the term inside RAVE's mix never changed the root's visits");
+}
+
+#[test]
+fn first_play_urgency_leaves_fresh_moves_behind_a_better_mean() {
+    // Move 0 always draws (0.5 for player 0); moves 1 and 2 are never tried while a fresh
+    // move scores 0.2 and there is no exploration term, but are tried first without urgency.
+    let mut tree = Tree::new();
+    let (win, loss, draw) = (tree.leaf(1), tree.leaf(-1), tree.leaf(0));
+    let a = tree.min(vec![draw, draw], 0);
+    let b = tree.min(vec![win, loss], 0);
+    let c = tree.min(vec![loss, win], 0);
+    let root = tree.max(vec![a, b, c], 0);
+    let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+    let config = Config { exploration: 0.0, first_play_urgency: Some(0.2), ..Config::iterations(300) };
+    let found = mcts::search(&tree, &root, &mut playout, &config);
+    assert_eq!(root_visits(&found), vec![(0, 300), (1, 0), (2, 0)]);
+    // Above the draw's mean, each fresh move is tried once it is the best score.
+    let eager = Config { first_play_urgency: Some(0.9), ..config };
+    let found = mcts::search(&tree, &root, &mut playout, &eager);
+    assert!(found.moves.iter().all(|m| m.visits > 0), "{found:?}");
+    // Without urgency every fresh move comes first.
+    let first = Config { first_play_urgency: None, ..config };
+    let found = mcts::search(&tree, &root, &mut playout, &first);
+    assert!(found.moves.iter().all(|m| m.visits > 0), "{found:?}");
+    assert_eq!(found.best_move, Some(0));
+}
