@@ -1196,7 +1196,7 @@ impl<G: Game> Search<'_, G> {
         // that the random stream and the other steps stay as they were).
         let plain = self.config.plain_every > 0 && {
             self.steps = self.steps.wrapping_add(1);
-            self.steps % self.config.plain_every == 0
+            self.steps.is_multiple_of(self.config.plain_every)
         };
         let rave = if plain { None } else { self.config.rave };
         let parent = &self.nodes[node];
