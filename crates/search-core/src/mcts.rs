@@ -1250,6 +1250,9 @@ impl<G: Game> Search<'_, G> {
                         continue;
                     }
                 },
+                // Visited but without all-moves-as-first results: the own mean is the whole value,
+                // so the term inside the mix goes on it too (MoHex's `GetValueEstimateRave`).
+                _ if in_mean => child.mean() + exploration * (log_n / n).sqrt(),
                 _ => child.mean(),
             };
             if exploration != 0.0 && !in_mean {
