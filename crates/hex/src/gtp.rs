@@ -95,7 +95,9 @@
 //! selection step in N by the moves' own means alone ([`MctsConfig::plain_every`]; 0, never, by
 //! default) and `param_hex first_play_urgency V` gives children without statistics the value V
 //! instead of trying them first ([`MctsConfig::first_play_urgency`]; `off` by default), the
-//! three as MoHex's search has them,
+//! three as MoHex's search has them, `param_hex edge_bridges 1` has the playouts' bridge
+//! replies keep the bridges from the second row to the player's edge too
+//! ([`MctsConfig::edge_bridges`]; off by default),
 //! `param_hex local_priors 1` multiplies the priors of the cells near the opponent's last stone
 //! by their local-response strengths ([`MctsConfig::local_priors`]; on by default,
 //! [`DEFAULT_LOCAL_PRIORS`], `0` turns it off), `param_hex local_playouts 1`
@@ -404,6 +406,9 @@ pub struct Settings {
     /// The MCTS player's [`MctsConfig::first_play_urgency`]: the value of children without
     /// statistics; `None`: tried first.
     pub first_play_urgency: Option<f64>,
+    /// The MCTS player's [`MctsConfig::edge_bridges`]: the playouts' bridge replies keep the
+    /// bridges from the second row to the player's edge too.
+    pub edge_bridges: bool,
 }
 
 /// Prior pattern weights read by `param_hex patterns FILE`, and the file's name as given.
@@ -481,6 +486,7 @@ impl Default for Settings {
             exploration_in_mean: MctsConfig::default().exploration_in_mean,
             plain_every: MctsConfig::default().plain_every,
             first_play_urgency: MctsConfig::default().first_play_urgency,
+            edge_bridges: MctsConfig::default().edge_bridges,
         }
     }
 }
@@ -513,7 +519,7 @@ pub const DEFAULT_LOCAL_PRIORS: bool = true;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 29] = [
+const PARAMETERS: [&str; 30] = [
     "player",
     "time",
     "depth",
@@ -543,6 +549,7 @@ const PARAMETERS: [&str; 29] = [
     "exploration_in_mean",
     "plain_every",
     "first_play_urgency",
+    "edge_bridges",
 ];
 
 /// The default time per move of the MCTS and strong players.
@@ -591,6 +598,7 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             exploration_in_mean: settings.exploration_in_mean,
             plain_every: settings.plain_every,
             first_play_urgency: settings.first_play_urgency,
+            edge_bridges: settings.edge_bridges,
             local_priors: settings.local_priors,
             local_playouts: settings.local_playouts,
             patterns: settings.patterns.map(|p| p.weights),
@@ -960,7 +968,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -992,7 +1000,8 @@ impl Engine {
                     s.answer_patterns.map_or("off", |p| p.path),
                     u8::from(s.exploration_in_mean),
                     s.plain_every,
-                    s.first_play_urgency.map_or("off".to_string(), |v| v.to_string())
+                    s.first_play_urgency.map_or("off".to_string(), |v| v.to_string()),
+                    u8::from(s.edge_bridges)
                 ));
             }
             ["player", name] => {
@@ -1091,6 +1100,7 @@ impl Engine {
             ["exploration_in_mean", value] => {
                 settings.exploration_in_mean = parse_switch("exploration_in_mean", value)?
             }
+            ["edge_bridges", value] => settings.edge_bridges = parse_switch("edge_bridges", value)?,
             ["plain_every", value] => {
                 settings.plain_every = parse_number("plain_every", value, 0..=1_000_000)?;
             }

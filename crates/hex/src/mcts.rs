@@ -250,6 +250,8 @@ fn cells_at<const K: usize>(size: u8, offsets: &[(i8, i8); K]) -> Vec<[u16; K]> 
 #[derive(Clone, Debug)]
 pub struct HexPlayout {
     bridge_replies: bool,
+    /// Bridge replies count the player's own edges as stones ([`HexPlayout::with_edge_bridges`]).
+    edge_bridges: bool,
     /// Pattern weights for the move order; `None`: uniform.
     policy: Option<Arc<PlayoutPolicy>>,
     /// Local-response weights for the cells near the last stone; `None`: none.
@@ -284,6 +286,7 @@ impl HexPlayout {
     pub fn new(bridge_replies: bool) -> Self {
         HexPlayout {
             bridge_replies,
+            edge_bridges: false,
             policy: None,
             local: None,
             around: Vec::new(),
@@ -341,6 +344,29 @@ impl HexPlayout {
     /// ```
     pub fn with_local(self, local: Arc<LocalPolicy>) -> Self {
         HexPlayout { local: Some(local), ..self }
+    }
+
+    /// The same playouts with bridge replies (if on) that also keep a stone's bridge to its own
+    /// edge: when the opponent takes one of the two cells between a stone on the second row and
+    /// the player's edge, the player takes the other. Without it a stone one row from its edge
+    /// keeps its edge connection in only about half of the playouts, though no reply can cut it.
+    ///
+    /// ```
+    /// use rand::SeedableRng;
+    /// use search_core::mcts::{McRng, Playout};
+    /// use hex::mcts::HexPlayout;
+    /// use hex::{HexGame, HexMove, parse_cell, play_moves};
+    ///
+    /// // Black (top to bottom) on b2, one row from the top edge; White takes b1, between them.
+    /// let (position, cells) = play_moves(5, ["b2", "b1"]).unwrap();
+    /// let mut playout = HexPlayout::new(true).with_edge_bridges(true);
+    /// let mut trace = vec![(1, HexMove::Place(cells[1]))];
+    /// playout.playout(&HexGame::new(5), &position, &mut McRng::seed_from_u64(3), &mut trace);
+    /// // Black's answer is the other cell of the bridge to its edge: c1.
+    /// assert_eq!(trace[1].1, HexMove::Place(parse_cell("c1", 5).unwrap()));
+    /// ```
+    pub fn with_edge_bridges(self, on: bool) -> Self {
+        HexPlayout { edge_bridges: on, ..self }
     }
 
     /// Builds the neighbour tables for an n×n board.
@@ -513,15 +539,21 @@ impl HexPlayout {
     /// (a random one if there are several).
     fn bridge_reply(&self, intruder: u16, colour: u8, rng: &mut McRng) -> Option<u16> {
         let ring = &self.neighbours[usize::from(intruder)];
+        // The intruder's neighbours off the board, by ring place (see `edge_codes`); with edge
+        // bridges, those on the player's own edge count as the player's stones.
+        let edges = if self.edge_bridges { self.edge_codes[usize::from(intruder)] } else { 0 };
+        let own = |place: usize| match ring[place] {
+            NONE => (edges >> (2 * place)) & 3 == u16::from(colour),
+            cell => self.grid[usize::from(cell)] == colour,
+        };
         let mut replies = [NONE; 6];
         let mut count = 0;
         for k in 0..6 {
-            let (a, c, b) = (ring[(k + 5) % 6], ring[k], ring[(k + 1) % 6]);
-            if a == NONE || b == NONE || c == NONE {
+            let c = ring[k];
+            if c == NONE || self.grid[usize::from(c)] != EMPTY {
                 continue;
             }
-            let g = &self.grid;
-            if g[usize::from(a)] == colour && g[usize::from(b)] == colour && g[usize::from(c)] == EMPTY {
+            if own((k + 5) % 6) && own((k + 1) % 6) {
                 replies[count] = c;
                 count += 1;
             }
@@ -837,6 +869,9 @@ pub struct MctsConfig {
     pub expand_after: u32,
     /// Answer bridge intrusions in playouts.
     pub bridge_replies: bool,
+    /// With bridge replies, a player's own edge counts as a stone of theirs, so the playouts
+    /// also keep the bridges from the second row to the edge ([`HexPlayout::with_edge_bridges`]).
+    pub edge_bridges: bool,
     /// Draw the playouts' cells by the shipped six-cell pattern weights
     /// ([`PlayoutPolicy::shipped`]) instead of uniformly.
     pub playout_patterns: bool,
@@ -964,6 +999,7 @@ impl Default for MctsConfig {
             rave_prior: 0,
             expand_after: 1,
             bridge_replies: true,
+            edge_bridges: false,
             playout_patterns: false,
             knowledge_after: None,
             solver_share: None,
@@ -1359,7 +1395,7 @@ impl MctsPlayer {
     /// A player with these settings.
     pub fn new(config: MctsConfig) -> Self {
         let playout = || {
-            let mut playout = HexPlayout::new(config.bridge_replies);
+            let mut playout = HexPlayout::new(config.bridge_replies).with_edge_bridges(config.edge_bridges);
             if config.playout_patterns {
                 playout = playout.with_policy(PlayoutPolicy::shipped().clone());
             }

@@ -54,6 +54,53 @@ fn playouts_answer_a_bridge_intrusion() {
     assert!(firsts.iter().any(|&m| m != (0, place(2, 4))));
 }
 
+/// The first playout move after `intruder`, for each of 20 seeds.
+fn first_replies(pos: &Position, intruder: HexMove, edge_bridges: bool) -> Vec<HexMove> {
+    let game = HexGame::new(pos.size());
+    let mover = pos.to_move().opponent().index();
+    (0..20)
+        .map(|seed| {
+            let mut trace = vec![(mover, intruder)];
+            let mut playout = HexPlayout::new(true).with_edge_bridges(edge_bridges);
+            playout.playout(&game, pos, &mut McRng::seed_from_u64(seed), &mut trace);
+            trace[1].1
+        })
+        .collect()
+}
+
+#[test]
+fn playouts_keep_a_bridge_to_the_own_edge_on_every_edge() {
+    // 7x7, Black joins the top and bottom rows, White the left and right columns. Each case: a
+    // stone one row (column) from its own edge, the opponent on one of the two cells between
+    // them, and the other cell, the only answer that keeps the stone joined to its edge.
+    let cases = [
+        ("top", position(7, &[(1, 3)], &[(0, 3)], Color::Black), place(0, 3), place(0, 4)),
+        ("bottom", position(7, &[(5, 3)], &[(6, 2)], Color::Black), place(6, 2), place(6, 3)),
+        ("left", position(7, &[(3, 0)], &[(3, 1)], Color::White), place(3, 0), place(4, 0)),
+        ("right", position(7, &[(2, 6)], &[(3, 5)], Color::White), place(2, 6), place(3, 6)),
+    ];
+    for (edge, pos, intruder, answer) in cases {
+        assert!(first_replies(&pos, intruder, true).iter().all(|&m| m == answer), "{edge}");
+        // Without edge bridges the edge is not a stone, and the first move is random.
+        assert!(first_replies(&pos, intruder, false).iter().any(|&m| m != answer), "{edge}");
+    }
+}
+
+#[test]
+fn playouts_do_not_count_the_opponents_edge_as_a_bridge() {
+    // White one row from the top, which is Black's edge: Black's stone between them breaks
+    // nothing of White's, so White's first move stays random.
+    let pos = position(7, &[(0, 3)], &[(1, 3)], Color::White);
+    assert!(first_replies(&pos, place(0, 3), true).iter().any(|&m| m != place(0, 4)));
+    // Off the corner a1 lies a place beyond both edges, nobody's stone: with Black on b1 and
+    // White taking a1, a2 would join b1 only to that place, so it is no bridge reply.
+    let pos = position(7, &[(0, 1)], &[(0, 0)], Color::Black);
+    assert!(first_replies(&pos, place(0, 0), true).iter().any(|&m| m != place(1, 0)));
+    // Whereas Black on a2 with White on a1 is a bridge to the top edge, kept by b1.
+    let pos = position(7, &[(1, 0)], &[(0, 0)], Color::Black);
+    assert!(first_replies(&pos, place(0, 0), true).iter().all(|&m| m == place(0, 1)));
+}
+
 #[test]
 fn playout_winner_matches_the_board() {
     let game = HexGame::new(6);
