@@ -98,6 +98,9 @@
 //! three as MoHex's search has them, `param_hex edge_bridges 1` has the playouts' bridge
 //! replies keep the bridges from the second row to the player's edge too
 //! ([`MctsConfig::edge_bridges`]; off by default),
+//! `param_hex verify S` keeps the share S of each move to check the search's most visited
+//! moves with the exact solver, passing over those it proves losing ([`MctsConfig::verify`];
+//! `off` by default), `param_hex verify_moves N` checks at most N of them (4 by default),
 //! `param_hex local_priors 1` multiplies the priors of the cells near the opponent's last stone
 //! by their local-response strengths ([`MctsConfig::local_priors`]; on by default,
 //! [`DEFAULT_LOCAL_PRIORS`], `0` turns it off), `param_hex local_playouts 1`
@@ -409,6 +412,11 @@ pub struct Settings {
     /// The MCTS player's [`MctsConfig::edge_bridges`]: the playouts' bridge replies keep the
     /// bridges from the second row to the player's edge too.
     pub edge_bridges: bool,
+    /// The MCTS player's [`MctsConfig::verify`]: the share of a move kept to check the
+    /// search's most visited moves with the solver; `None`: no check.
+    pub verify: Option<f64>,
+    /// The MCTS player's [`MctsConfig::verify_moves`]: how many moves the check takes at most.
+    pub verify_moves: u32,
 }
 
 /// Prior pattern weights read by `param_hex patterns FILE`, and the file's name as given.
@@ -487,6 +495,8 @@ impl Default for Settings {
             plain_every: MctsConfig::default().plain_every,
             first_play_urgency: MctsConfig::default().first_play_urgency,
             edge_bridges: MctsConfig::default().edge_bridges,
+            verify: MctsConfig::default().verify,
+            verify_moves: MctsConfig::default().verify_moves,
         }
     }
 }
@@ -519,7 +529,7 @@ pub const DEFAULT_LOCAL_PRIORS: bool = true;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 30] = [
+const PARAMETERS: [&str; 32] = [
     "player",
     "time",
     "depth",
@@ -550,6 +560,8 @@ const PARAMETERS: [&str; 30] = [
     "plain_every",
     "first_play_urgency",
     "edge_bridges",
+    "verify",
+    "verify_moves",
 ];
 
 /// The default time per move of the MCTS and strong players.
@@ -599,6 +611,8 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             plain_every: settings.plain_every,
             first_play_urgency: settings.first_play_urgency,
             edge_bridges: settings.edge_bridges,
+            verify: settings.verify,
+            verify_moves: settings.verify_moves,
             local_priors: settings.local_priors,
             local_playouts: settings.local_playouts,
             patterns: settings.patterns.map(|p| p.weights),
@@ -968,7 +982,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -1001,7 +1015,9 @@ impl Engine {
                     u8::from(s.exploration_in_mean),
                     s.plain_every,
                     s.first_play_urgency.map_or("off".to_string(), |v| v.to_string()),
-                    u8::from(s.edge_bridges)
+                    u8::from(s.edge_bridges),
+                    s.verify.map_or("off".to_string(), |v| v.to_string()),
+                    s.verify_moves
                 ));
             }
             ["player", name] => {
@@ -1101,6 +1117,21 @@ impl Engine {
                 settings.exploration_in_mean = parse_switch("exploration_in_mean", value)?
             }
             ["edge_bridges", value] => settings.edge_bridges = parse_switch("edge_bridges", value)?,
+            ["verify", value] => {
+                settings.verify = match value {
+                    "off" | "none" => None,
+                    _ => Some(
+                        value
+                            .parse()
+                            .ok()
+                            .filter(|v: &f64| v.is_finite() && *v > 0.0 && *v < 1.0)
+                            .ok_or_else(|| {
+                                format!("verify must be off or a share above 0 and below 1, not {value}")
+                            })?,
+                    ),
+                };
+            }
+            ["verify_moves", value] => settings.verify_moves = parse_number("verify_moves", value, 1..=361)?,
             ["plain_every", value] => {
                 settings.plain_every = parse_number("plain_every", value, 0..=1_000_000)?;
             }

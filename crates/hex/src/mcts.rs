@@ -872,6 +872,15 @@ pub struct MctsConfig {
     /// With bridge replies, a player's own edge counts as a stone of theirs, so the playouts
     /// also keep the bridges from the second row to the edge ([`HexPlayout::with_edge_bridges`]).
     pub edge_bridges: bool,
+    /// The share of a timed move (0 to 1) kept from the search to check its most visited moves
+    /// with the exact solver, the most visited first: a move after which the solver proves the
+    /// opponent's win is passed over for the next, up to [`MctsConfig::verify_moves`] of them
+    /// (a move proved to win is played at once). On 11×11 the solver proves in about a second
+    /// many positions the search still rates near even (see the module docs). `None`, or a
+    /// player without a time limit: no check. Boards up to [`MAX_SOLVER_SIZE`].
+    pub verify: Option<f64>,
+    /// How many of the search's most visited moves [`MctsConfig::verify`] checks at most.
+    pub verify_moves: u32,
     /// Draw the playouts' cells by the shipped six-cell pattern weights
     /// ([`PlayoutPolicy::shipped`]) instead of uniformly.
     pub playout_patterns: bool,
@@ -1000,6 +1009,8 @@ impl Default for MctsConfig {
             expand_after: 1,
             bridge_replies: true,
             edge_bridges: false,
+            verify: None,
+            verify_moves: 4,
             playout_patterns: false,
             knowledge_after: None,
             solver_share: None,
@@ -1367,6 +1378,8 @@ pub struct MctsPlayer {
     solver: Option<Solver>,
     /// The time the solver took on the current move.
     solver_time: Duration,
+    /// The moves [`MctsConfig::verify`] proved losing in the last decision.
+    rejected: Vec<HexMove>,
     reason: Option<MctsReason>,
     last: Option<mcts::MctsResult<HexMove>>,
     /// The last search's tree and the position at its root ([`MctsConfig::reuse_tree`]).
@@ -1422,6 +1435,7 @@ impl MctsPlayer {
             insights: Mutex::new(HashMap::new()),
             solver: None,
             solver_time: Duration::ZERO,
+            rejected: Vec::new(),
             reason: None,
             last: None,
             tree: SearchTree::new(),
@@ -1472,11 +1486,81 @@ impl MctsPlayer {
             None if self.solves_beside(position) => self.search_beside_solver(position),
             None => match self.solve(position) {
                 Some(cell) => (HexMove::Place(cell), MctsReason::Solved),
-                None => (self.search(position, self.config.threads, None), MctsReason::Search),
+                None => match self.verify_time(position) {
+                    Some(reserve) => {
+                        self.solver_time += reserve;
+                        let mv = self.search(position, self.config.threads, None);
+                        self.verify_moves(position, mv, reserve)
+                    }
+                    None => (self.search(position, self.config.threads, None), MctsReason::Search),
+                },
             },
         };
         self.reason = Some(reason);
         (mv, reason)
+    }
+
+    /// The moves [`MctsConfig::verify`] proved losing in the last decision, the most visited
+    /// first; empty without the check or when the search's choice was not proved losing.
+    pub fn last_rejected(&self) -> &[HexMove] {
+        &self.rejected
+    }
+
+    /// The time [`MctsConfig::verify`] keeps from the search in this position, if it checks here.
+    fn verify_time(&mut self, position: &Position) -> Option<Duration> {
+        self.rejected.clear();
+        let share = self.config.verify?.clamp(0.0, 1.0);
+        let time = self.config.time?;
+        (share > 0.0
+            && self.config.verify_moves > 0
+            && position.size() <= MAX_SOLVER_SIZE
+            && !position.can_swap())
+        .then(|| time.mul_f64(share))
+    }
+
+    /// The search's most visited moves checked by the solver within `reserve`, the most visited
+    /// first: the first not proved losing (or `chosen` if none of those checked is). A move
+    /// the root already knows to lose is passed over without a solve.
+    fn verify_moves(
+        &mut self,
+        position: &Position,
+        chosen: HexMove,
+        reserve: Duration,
+    ) -> (HexMove, MctsReason) {
+        let me = position.to_move();
+        let mut candidates: Vec<(HexMove, u32, Option<Player>)> = match &self.last {
+            Some(found) => found.moves.iter().map(|m| (m.mv, m.visits, m.winner)).collect(),
+            None => return (chosen, MctsReason::Search),
+        };
+        // The chosen move first, then by visits (a stable sort keeps the search's order in ties).
+        candidates.sort_by_key(|&(mv, visits, _)| (mv != chosen, std::cmp::Reverse(visits)));
+        candidates.truncate(self.config.verify_moves as usize);
+        let deadline = Instant::now() + reserve;
+        let count = candidates.len();
+        for (index, &(mv, _, proved)) in candidates.iter().enumerate() {
+            match proved {
+                Some(winner) if winner == me.index() => return (mv, MctsReason::Solved),
+                Some(_) => {
+                    self.rejected.push(mv);
+                    continue;
+                }
+                None => {}
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return (mv, MctsReason::Search);
+            }
+            let Ok(next) = position.play(mv) else { continue };
+            let solver = self.solver.get_or_insert_with(new_solver);
+            // The moves still to check share what is left evenly.
+            solver.set_time_limit(Some(left / (count - index) as u32));
+            match solver.solve(&next).ok().map(|solution| solution.verdict) {
+                Some(Verdict::Win { winner, .. }) if winner == me => return (mv, MctsReason::Solved),
+                Some(Verdict::Win { .. }) => self.rejected.push(mv),
+                _ => return (mv, MctsReason::Search),
+            }
+        }
+        (chosen, MctsReason::Search)
     }
 
     /// A winning move the solver proves within its share of the move's time, if any.

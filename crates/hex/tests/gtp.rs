@@ -329,7 +329,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4"
     );
     ok(&mut e, "param_hex player RANDOM");
     ok(&mut e, "param_hex exploration 0.25");
@@ -349,7 +349,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     ok(&mut e, "param_hex priors 1.5");
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0"
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4"
     );
     ok(&mut e, "param_hex rave off");
     assert_eq!((e.settings().exploration, e.settings().rave), (0.25, None));
@@ -402,10 +402,24 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     // Bridge replies that keep the bridges to the own edge in the playouts.
     ok(&mut e, "param_hex edge_bridges 1");
     assert!(e.settings().edge_bridges);
-    assert!(ok(&mut e, "param_hex").ends_with("[bool] edge_bridges 1"));
+    assert!(ok(&mut e, "param_hex").contains("[bool] edge_bridges 1\n"));
     assert!(fails(&mut e, "param_hex edge_bridges yes").contains("edge_bridges"));
     ok(&mut e, "param_hex edge_bridges 0");
     assert!(!e.settings().edge_bridges);
+    // The solver's check of the search's most visited moves.
+    ok(&mut e, "param_hex verify 0.3");
+    ok(&mut e, "param_hex verify_moves 6");
+    assert_eq!((e.settings().verify, e.settings().verify_moves), (Some(0.3), 6));
+    assert!(ok(&mut e, "param_hex").ends_with("[string] verify 0.3\n[string] verify_moves 6"));
+    for bad in ["0", "1", "-0.2", "NaN", "half"] {
+        assert!(
+            fails(&mut e, &format!("param_hex verify {bad}")).contains("verify must be off or a share"),
+            "{bad}"
+        );
+    }
+    assert!(fails(&mut e, "param_hex verify_moves 0").contains("verify_moves must be a number"));
+    ok(&mut e, "param_hex verify off");
+    assert_eq!(e.settings().verify, None);
     for bad in ["-0.1", "1.5", "NaN", "high"] {
         assert!(
             fails(&mut e, &format!("param_hex first_play_urgency {bad}"))
@@ -886,6 +900,8 @@ name
 [string] plain_every 0
 [string] first_play_urgency off
 [bool] edge_bridges 0
+[string] verify off
+[string] verify_moves 4
 
 ? unknown command: frobnicate
 

@@ -597,3 +597,66 @@ fn dominated_cells_out_of_new_nodes_play_legal_games_and_change_the_search() {
         ..MctsConfig::iterations(1_500)
     });
 }
+
+/// Positions of side 5 after a few seeded random moves, the game not over.
+fn seeded_positions(count: u64) -> Vec<Position> {
+    (0..count)
+        .map(|seed| {
+            let mut rng = McRng::seed_from_u64(seed);
+            let mut pos = Position::new(5).unwrap();
+            for _ in 0..rng.random_range(2..9) {
+                let moves = pos.legal_moves();
+                let next = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
+                if next.winner().is_some() {
+                    break;
+                }
+                pos = next;
+            }
+            pos
+        })
+        .collect()
+}
+
+#[test]
+fn verify_passes_over_the_moves_the_solver_proves_losing() {
+    // A search of two iterations picks nearly at random; checking every move with the solver
+    // (which decides 5x5 positions at once) leaves only winning moves where the mover wins.
+    let quick = MctsConfig {
+        time: Some(Duration::from_secs(2)),
+        iterations: Some(2),
+        solver_share: None,
+        ..MctsConfig::default()
+    };
+    let checked = MctsConfig { verify: Some(0.5), verify_moves: 25, ..quick };
+    let mut solver = hex::solver::Solver::new(hex::solver::SolverConfig::default());
+    let (mut won, mut unchecked_lost) = (0, 0);
+    for pos in seeded_positions(40) {
+        let winning = solver.winning_moves(&pos).unwrap();
+        if winning.is_empty() {
+            continue;
+        }
+        won += 1;
+        let mut player = MctsPlayer::new(checked);
+        let mv = player.choose_move(&pos);
+        assert!(winning.contains(&mv), "{mv:?} in {pos:?}");
+        for rejected in player.last_rejected() {
+            assert!(!winning.contains(rejected), "{rejected:?} rejected in {pos:?}");
+        }
+        if !winning.contains(&MctsPlayer::new(quick).choose_move(&pos)) {
+            unchecked_lost += 1;
+        }
+    }
+    assert!(won >= 20, "{won} won positions");
+    // Without the check the same search throws wins away.
+    assert!(unchecked_lost > 0);
+}
+
+#[test]
+fn verify_needs_a_time_limit_and_changes_nothing_without_one() {
+    let pos = Position::new(5).unwrap().play(place(2, 2)).unwrap();
+    let plain = MctsConfig { seed: 4, ..MctsConfig::iterations(200) };
+    let checked = MctsConfig { verify: Some(0.5), ..plain };
+    let mut player = MctsPlayer::new(checked);
+    assert_eq!(player.choose_move(&pos), MctsPlayer::new(plain).choose_move(&pos));
+    assert!(player.last_rejected().is_empty());
+}
