@@ -548,8 +548,7 @@ impl HexPlayout {
         };
         let mut replies = [NONE; 6];
         let mut count = 0;
-        for k in 0..6 {
-            let c = ring[k];
+        for (k, &c) in ring.iter().enumerate() {
             if c == NONE || self.grid[usize::from(c)] != EMPTY {
                 continue;
             }
