@@ -1535,8 +1535,7 @@ impl MctsPlayer {
         candidates.sort_by_key(|&(mv, visits, _)| (mv != chosen, std::cmp::Reverse(visits)));
         candidates.truncate(self.config.verify_moves as usize);
         let deadline = Instant::now() + reserve;
-        let count = candidates.len();
-        for (index, &(mv, _, proved)) in candidates.iter().enumerate() {
+        for &(mv, _, proved) in &candidates {
             match proved {
                 Some(winner) if winner == me.index() => return (mv, MctsReason::Solved),
                 Some(_) => {
@@ -1551,8 +1550,9 @@ impl MctsPlayer {
             }
             let Ok(next) = position.play(mv) else { continue };
             let solver = self.solver.get_or_insert_with(new_solver);
-            // The moves still to check share what is left evenly.
-            solver.set_time_limit(Some(left / (count - index) as u32));
+            // Each check may take all that is left: the time kept is the search's loss either
+            // way, and a move passed over quickly leaves the rest to the next.
+            solver.set_time_limit(Some(left));
             match solver.solve(&next).ok().map(|solution| solution.verdict) {
                 Some(Verdict::Win { winner, .. }) if winner == me => return (mv, MctsReason::Solved),
                 Some(Verdict::Win { .. }) => self.rejected.push(mv),
