@@ -874,8 +874,9 @@ pub struct MctsConfig {
     /// The share of a timed move (0 to 1) kept from the search to check its most visited moves
     /// with the exact solver, the most visited first: a move after which the solver proves the
     /// opponent's win is passed over for the next, up to [`MctsConfig::verify_moves`] of them
-    /// (a move proved to win is played at once). On 11×11 the solver proves in about a second
-    /// many positions the search still rates near even (see the module docs). `None`, or a
+    /// (a move proved to win is played at once). On 11×11 the solver proves in a second or two
+    /// many positions the search still rates near even (`docs/benzene.md` in the repository,
+    /// session 59). `None`, or a
     /// player without a time limit: no check. Boards up to [`MAX_SOLVER_SIZE`].
     pub verify: Option<f64>,
     /// How many of the search's most visited moves [`MctsConfig::verify`] checks at most.
