@@ -1118,36 +1118,18 @@ impl Engine {
             }
             ["edge_bridges", value] => settings.edge_bridges = parse_switch("edge_bridges", value)?,
             ["verify", value] => {
-                settings.verify = match value {
-                    "off" | "none" => None,
-                    _ => Some(
-                        value
-                            .parse()
-                            .ok()
-                            .filter(|v: &f64| v.is_finite() && *v > 0.0 && *v < 1.0)
-                            .ok_or_else(|| {
-                                format!("verify must be off or a share above 0 and below 1, not {value}")
-                            })?,
-                    ),
-                };
+                settings.verify =
+                    parse_off_or("verify", value, "a share above 0 and below 1", |v| v > 0.0 && v < 1.0)?;
             }
             ["verify_moves", value] => settings.verify_moves = parse_number("verify_moves", value, 1..=361)?,
             ["plain_every", value] => {
                 settings.plain_every = parse_number("plain_every", value, 0..=1_000_000)?;
             }
             ["first_play_urgency", value] => {
-                settings.first_play_urgency = match value {
-                    "off" | "none" => None,
-                    _ => Some(
-                        value
-                            .parse()
-                            .ok()
-                            .filter(|v: &f64| v.is_finite() && (0.0..=1.0).contains(v))
-                            .ok_or_else(|| {
-                                format!("first_play_urgency must be off or a value from 0 to 1, not {value}")
-                            })?,
-                    ),
-                };
+                settings.first_play_urgency =
+                    parse_off_or("first_play_urgency", value, "a value from 0 to 1", |v| {
+                        (0.0..=1.0).contains(&v)
+                    })?;
             }
             ["patterns", "shipped"] => settings.patterns = None,
             ["patterns", path] => {
@@ -1503,6 +1485,25 @@ fn parse_empty_cells(name: &str, value: &str) -> Result<u32, Failure> {
     value
         .parse()
         .map_err(|_| format!("{name} must be a number of empty cells from 0 to 2^32 - 1, not {value}"))
+}
+
+/// `off` (or `none`) as `None`, else a finite number that `valid` accepts; `what` says which in
+/// the error.
+fn parse_off_or(
+    name: &str,
+    value: &str,
+    what: &str,
+    valid: impl Fn(f64) -> bool,
+) -> Result<Option<f64>, Failure> {
+    match value {
+        "off" | "none" => Ok(None),
+        _ => value
+            .parse()
+            .ok()
+            .filter(|&v: &f64| v.is_finite() && valid(v))
+            .map(Some)
+            .ok_or_else(|| format!("{name} must be off or {what}, not {value}")),
+    }
 }
 
 fn parse_switch(name: &str, value: &str) -> Result<bool, Failure> {
