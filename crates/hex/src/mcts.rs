@@ -1472,6 +1472,7 @@ impl MctsPlayer {
     pub fn decide(&mut self, position: &Position) -> (HexMove, MctsReason) {
         assert!(position.winner().is_none(), "choose() needs a position where the game is not over");
         self.last = None;
+        self.rejected.clear();
         // The opponent's last stone: the reply to our last move, or the only stone on the board.
         let before = self.searched.replace(*position);
         let board = position.board();
@@ -1507,8 +1508,7 @@ impl MctsPlayer {
     }
 
     /// The time [`MctsConfig::verify`] keeps from the search in this position, if it checks here.
-    fn verify_time(&mut self, position: &Position) -> Option<Duration> {
-        self.rejected.clear();
+    fn verify_time(&self, position: &Position) -> Option<Duration> {
         let share = self.config.verify?.clamp(0.0, 1.0);
         let time = self.config.time?;
         (share > 0.0
