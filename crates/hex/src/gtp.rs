@@ -98,6 +98,12 @@
 //! three as MoHex's search has them, `param_hex edge_bridges 1` has the playouts' bridge
 //! replies keep the bridges from the second row to the player's edge too
 //! ([`MctsConfig::edge_bridges`]; off by default),
+//! `param_hex captured_regions 1` has the knowledge's solver fill in captured regions
+//! ([`MctsConfig::captured_regions`]; off by default), `param_hex prove_after N` gives every
+//! node the search reaches N times a small proof search of the solver
+//! ([`MctsConfig::prove_after`]; `off` by default) of `param_hex prove_nodes` nodes, in
+//! positions with at most `param_hex prove_empty` empty cells, all of them taking at most
+//! `param_hex prove_share` of the move,
 //! `param_hex verify S` keeps the share S of each move to check the search's most visited
 //! moves with the exact solver, passing over those it proves losing ([`MctsConfig::verify`];
 //! `off` by default), `param_hex verify_moves N` checks at most N of them (4 by default),
@@ -412,6 +418,18 @@ pub struct Settings {
     /// The MCTS player's [`MctsConfig::edge_bridges`]: the playouts' bridge replies keep the
     /// bridges from the second row to the player's edge too.
     pub edge_bridges: bool,
+    /// The MCTS player's [`MctsConfig::captured_regions`]: the knowledge's solver fills in
+    /// captured regions.
+    pub captured_regions: bool,
+    /// The MCTS player's [`MctsConfig::prove_after`]: the visits after which a node gets a
+    /// proof attempt; `None`: no attempts.
+    pub prove_after: Option<u32>,
+    /// The MCTS player's [`MctsConfig::prove_nodes`].
+    pub prove_nodes: u64,
+    /// The MCTS player's [`MctsConfig::prove_empty`].
+    pub prove_empty: u32,
+    /// The MCTS player's [`MctsConfig::prove_share`].
+    pub prove_share: f64,
     /// The MCTS player's [`MctsConfig::verify`]: the share of a move kept to check the
     /// search's most visited moves with the solver; `None`: no check.
     pub verify: Option<f64>,
@@ -495,6 +513,11 @@ impl Default for Settings {
             plain_every: MctsConfig::default().plain_every,
             first_play_urgency: MctsConfig::default().first_play_urgency,
             edge_bridges: MctsConfig::default().edge_bridges,
+            captured_regions: MctsConfig::default().captured_regions,
+            prove_after: MctsConfig::default().prove_after,
+            prove_nodes: MctsConfig::default().prove_nodes,
+            prove_empty: MctsConfig::default().prove_empty,
+            prove_share: MctsConfig::default().prove_share,
             verify: MctsConfig::default().verify,
             verify_moves: MctsConfig::default().verify_moves,
         }
@@ -529,7 +552,7 @@ pub const DEFAULT_LOCAL_PRIORS: bool = true;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 32] = [
+const PARAMETERS: [&str; 37] = [
     "player",
     "time",
     "depth",
@@ -562,6 +585,11 @@ const PARAMETERS: [&str; 32] = [
     "edge_bridges",
     "verify",
     "verify_moves",
+    "captured_regions",
+    "prove_after",
+    "prove_nodes",
+    "prove_empty",
+    "prove_share",
 ];
 
 /// The default time per move of the MCTS and strong players.
@@ -611,6 +639,11 @@ pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
             plain_every: settings.plain_every,
             first_play_urgency: settings.first_play_urgency,
             edge_bridges: settings.edge_bridges,
+            captured_regions: settings.captured_regions,
+            prove_after: settings.prove_after,
+            prove_nodes: settings.prove_nodes,
+            prove_empty: settings.prove_empty,
+            prove_share: settings.prove_share,
             verify: settings.verify,
             verify_moves: settings.verify_moves,
             local_priors: settings.local_priors,
@@ -982,7 +1015,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}\n[bool] captured_regions {}\n[string] prove_after {}\n[string] prove_nodes {}\n[string] prove_empty {}\n[string] prove_share {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -1017,7 +1050,12 @@ impl Engine {
                     s.first_play_urgency.map_or("off".to_string(), |v| v.to_string()),
                     u8::from(s.edge_bridges),
                     s.verify.map_or("off".to_string(), |v| v.to_string()),
-                    s.verify_moves
+                    s.verify_moves,
+                    u8::from(s.captured_regions),
+                    s.prove_after.map_or("off".to_string(), |v| v.to_string()),
+                    s.prove_nodes,
+                    s.prove_empty,
+                    s.prove_share
                 ));
             }
             ["player", name] => {
@@ -1117,6 +1155,20 @@ impl Engine {
                 settings.exploration_in_mean = parse_switch("exploration_in_mean", value)?
             }
             ["edge_bridges", value] => settings.edge_bridges = parse_switch("edge_bridges", value)?,
+            ["captured_regions", value] => {
+                settings.captured_regions = parse_switch("captured_regions", value)?;
+            }
+            ["prove_after", value] => {
+                let visits = |v: f64| (1.0..=f64::from(u32::MAX)).contains(&v) && v.fract() == 0.0;
+                settings.prove_after =
+                    parse_off_or("prove_after", value, "a number of visits from 1 to 2^32 - 1", visits)?
+                        .map(|v| v as u32);
+            }
+            ["prove_nodes", value] => {
+                settings.prove_nodes = parse_number("prove_nodes", value, 1..=1_000_000_000)?
+            }
+            ["prove_empty", value] => settings.prove_empty = parse_number("prove_empty", value, 0..=361)?,
+            ["prove_share", value] => settings.prove_share = parse_number("prove_share", value, 0.0..=1.0)?,
             ["verify", value] => {
                 settings.verify =
                     parse_off_or("verify", value, "a share above 0 and below 1", |v| v > 0.0 && v < 1.0)?;

@@ -921,6 +921,30 @@ pub struct MctsConfig {
     /// ([`DEFAULT_SOLVER_BESIDE_EMPTY`] by default), instead of the solver first; the others
     /// search. A win it proves is played and ends the search.
     pub solver_beside_empty: u32,
+    /// With the knowledge on, every node (but the root) the search reaches this many times gets
+    /// a small proof search of the exact solver ([`MctsConfig::prove_nodes`] nodes at most),
+    /// and again after four times as many visits while it stays open
+    /// ([`search_core::mcts::Config::prove_after`]): a proved node is a win for its winner
+    /// from then on, and the proof backs up the tree. In the middle of 11×11 games the solver
+    /// proves in a few dozen nodes positions two or three moves below the root that the
+    /// search still rates near even. Boards up to [`MAX_SOLVER_SIZE`], positions with at most
+    /// [`MctsConfig::prove_empty`] empty cells; a timed player gives the attempts at most
+    /// [`MctsConfig::prove_share`] of the move. `None` (the default): no attempts.
+    pub prove_after: Option<u32>,
+    /// The solver's nodes per proof attempt of [`MctsConfig::prove_after`] (its table is kept
+    /// from attempt to attempt and from move to move).
+    pub prove_nodes: u64,
+    /// The most empty cells of a position that [`MctsConfig::prove_after`] tries to prove.
+    pub prove_empty: u32,
+    /// The share of a timed move (0 to 1) that the proof attempts of
+    /// [`MctsConfig::prove_after`] may take together; once spent, no more attempts this move.
+    pub prove_share: f64,
+    /// The solver of the knowledge ([`MctsConfig::knowledge_after`]) and of
+    /// [`MctsConfig::solver_share`] also fills in captured regions of three to five empty cells
+    /// ([`SolverConfig::captured_regions`]), as the exact solver does by default: in the
+    /// middle of 11×11 games an analysis then proves many positions lost that it otherwise
+    /// leaves open, at about the same cost.
+    pub captured_regions: bool,
     /// With the knowledge on, the search goes on below each analysed node from its position
     /// with the dead and captured cells filled in (as MoHex does), so the playouts there no
     /// longer spend moves on cells that cannot matter or let captured cells change hands.
@@ -1020,6 +1044,11 @@ impl Default for MctsConfig {
             reuse_tree: false,
             threads: 1,
             solver_beside_empty: DEFAULT_SOLVER_BESIDE_EMPTY,
+            captured_regions: false,
+            prove_after: None,
+            prove_nodes: DEFAULT_PROVE_NODES,
+            prove_empty: DEFAULT_PROVE_EMPTY,
+            prove_share: DEFAULT_PROVE_SHARE,
             fill_in: false,
             local_priors: false,
             local_playouts: false,
@@ -1041,6 +1070,15 @@ impl Default for MctsConfig {
 /// those with 70 to 74 and 1 % of those with 75 to 79 (`cargo xtask hex-reach`;
 /// `docs/benzene.md` in the repository).
 pub const DEFAULT_SOLVER_EMPTY: u32 = 70;
+
+/// The default [`MctsConfig::prove_nodes`].
+pub const DEFAULT_PROVE_NODES: u64 = 30;
+
+/// The default [`MctsConfig::prove_empty`].
+pub const DEFAULT_PROVE_EMPTY: u32 = 100;
+
+/// The default [`MctsConfig::prove_share`].
+pub const DEFAULT_PROVE_SHARE: f64 = 0.3;
 
 /// The default [`MctsConfig::solver_beside_empty`]: with two threads, one solves beside the
 /// search wherever at most 80 cells are empty (on 9×9 from the second stone, on 11×11 from
@@ -1086,6 +1124,20 @@ pub struct SolverKnowledge {
     answers: HashMap<Position, Vec<Cell>>,
     /// What the last analysis added to `answers`.
     last_answers: Vec<(Position, Vec<Cell>)>,
+    /// The solver of the proof attempts ([`SolverKnowledge::with_proofs`]), built when first
+    /// needed; its table is kept from attempt to attempt.
+    prover: Option<Solver>,
+    /// The solver's nodes per attempt and the most empty cells of a position tried; `None`:
+    /// no attempts.
+    proofs: Option<(u64, u32)>,
+    /// What the attempts may still spend in the current search (`None`: no limit).
+    proof_budget: Option<Duration>,
+    /// Proof attempts made.
+    pub proof_calls: u64,
+    /// Proof attempts that proved their position.
+    pub proofs_found: u64,
+    /// Their total time.
+    pub proof_time: Duration,
 }
 
 impl SolverKnowledge {
@@ -1105,7 +1157,67 @@ impl SolverKnowledge {
             answers_on: false,
             answers: HashMap::new(),
             last_answers: Vec::new(),
+            prover: None,
+            proofs: None,
+            proof_budget: None,
+            proof_calls: 0,
+            proofs_found: 0,
+            proof_time: Duration::ZERO,
         }
+    }
+
+    /// The same knowledge, which proves positions with at most `max_empty` empty cells by a
+    /// search of the exact solver of at most `nodes` nodes when the tree search asks
+    /// ([`Knowledge::prove`]; [`MctsConfig::prove_after`]). The solver's table (2^18 entries)
+    /// is kept from attempt to attempt, so the attempts below one node share their work.
+    ///
+    /// ```
+    /// use hex::mcts::SolverKnowledge;
+    /// use hex::{Color, HexGame, play_moves};
+    /// use search_core::mcts::Knowledge;
+    ///
+    /// // 6×6, Black to move, who wins with perfect play.
+    /// let (position, _) = play_moves(6, ["c3", "d4"]).unwrap();
+    /// let game = HexGame::new(6);
+    /// let mut knowledge = SolverKnowledge::new().with_proofs(200_000, 36);
+    /// assert_eq!(knowledge.prove(&game, &position), Some(Color::Black.index()));
+    /// assert_eq!((knowledge.proof_calls, knowledge.proofs_found), (1, 1));
+    /// // Beyond the empty cells allowed, nothing is tried.
+    /// let mut narrow = SolverKnowledge::new().with_proofs(200_000, 30);
+    /// assert_eq!(narrow.prove(&game, &position), None);
+    /// assert_eq!(narrow.proof_calls, 0);
+    /// ```
+    pub fn with_proofs(self, nodes: u64, max_empty: u32) -> Self {
+        SolverKnowledge { proofs: Some((nodes, max_empty)), prover: None, ..self }
+    }
+
+    /// Limits what the proof attempts may spend from now on (`None`: no limit): once spent,
+    /// the attempts prove nothing until the next call.
+    pub fn set_proof_budget(&mut self, budget: Option<Duration>) {
+        self.proof_budget = budget;
+    }
+
+    /// The same knowledge, whose analyses with `on` also fill in captured regions of three to
+    /// five empty cells ([`SolverConfig::captured_regions`]; [`MctsConfig::captured_regions`]).
+    ///
+    /// ```
+    /// use hex::mcts::SolverKnowledge;
+    /// use hex::play_moves;
+    /// use search_core::mcts::{Insight, Knowledge};
+    ///
+    /// // 11×11, White to move: lost, but only a captured region shows it without a search.
+    /// let moves = "g7 j2 g5 g4 e5 f6 d7 d8 e7 f2 f3 g2 e3 e2 d3 d2 b3 c3 a5 b4 a4 i1 b6 d6 c6 c7 e6 e8 h7";
+    /// let (position, _) = play_moves(11, moves.split_whitespace()).unwrap();
+    /// let game = hex::HexGame::new(11);
+    /// let black = hex::Color::Black.index();
+    /// let mut plain = SolverKnowledge::new();
+    /// assert!(!matches!(plain.analyse(&game, &position, &[]), Insight::Solved { .. }));
+    /// let mut regions = SolverKnowledge::new().with_captured_regions(true);
+    /// assert!(matches!(regions.analyse(&game, &position, &[]), Insight::Solved { winner, .. } if winner == black));
+    /// ```
+    pub fn with_captured_regions(self, on: bool) -> Self {
+        let config = SolverConfig { captured_regions: on, ..*self.solver.config() };
+        SolverKnowledge { solver: Solver::new(config), ..self }
     }
 
     /// The same knowledge, which with `fill_in` has the search go on below an analysed node
@@ -1198,7 +1310,42 @@ impl Knowledge<HexGame> for SolverKnowledge {
     fn equivalent(&mut self, _: &HexGame, state: &Position, _: &[HexMove]) -> Option<Position> {
         self.last_fill.take().filter(|(analysed, _)| analysed == state).map(|(_, filled)| filled)
     }
+
+    fn prove(&mut self, _: &HexGame, state: &Position) -> Option<Player> {
+        let (nodes, max_empty) = self.proofs?;
+        let empty = u32::from(state.size()).pow(2) - state.board().stones_on_board();
+        if state.size() > MAX_SOLVER_SIZE
+            || state.can_swap()
+            || empty > max_empty
+            || self.proof_budget.is_some_and(|left| left.is_zero())
+        {
+            return None;
+        }
+        let captured_regions = self.solver.config().captured_regions;
+        let prover = self.prover.get_or_insert_with(|| {
+            Solver::new(SolverConfig {
+                table_bits: PROVER_TABLE_BITS,
+                max_nodes: Some(nodes.max(1)),
+                captured_regions,
+                ..SolverConfig::default()
+            })
+        });
+        let started = Instant::now();
+        let verdict = prover.solve(state).ok().map(|solution| solution.verdict);
+        let spent = started.elapsed();
+        self.proof_calls += 1;
+        self.proof_time += spent;
+        if let Some(left) = &mut self.proof_budget {
+            *left = left.saturating_sub(spent);
+        }
+        let winner = verdict?.winner()?;
+        self.proofs_found += 1;
+        Some(winner.index())
+    }
 }
+
+/// The table of the solver of [`SolverKnowledge::with_proofs`]: 2^18 entries.
+const PROVER_TABLE_BITS: u32 = 18;
 
 /// The analyses the threads of one search share ([`MctsConfig::threads`]): the threads' trees
 /// reach the same nodes near the root, and an analysis is a function of the position alone, so
@@ -1249,6 +1396,10 @@ impl Knowledge<HexGame> for TreeKnowledge<'_> {
 
     fn equivalent(&mut self, game: &HexGame, state: &Position, kept: &[HexMove]) -> Option<Position> {
         self.solver.as_mut()?.equivalent(game, state, kept)
+    }
+
+    fn prove(&mut self, game: &HexGame, state: &Position) -> Option<Player> {
+        self.solver.as_mut()?.prove(game, state)
     }
 
     fn priors(
@@ -1417,21 +1568,23 @@ impl MctsPlayer {
             }
             playout
         };
+        let knowledge = || {
+            let knowledge = SolverKnowledge::new()
+                .with_captured_regions(config.captured_regions)
+                .with_fill_in(config.fill_in)
+                .with_answers(config.vc_answers.is_some());
+            match config.prove_after {
+                Some(_) => knowledge.with_proofs(config.prove_nodes, config.prove_empty),
+                None => knowledge,
+            }
+        };
         MctsPlayer {
             config,
             playout: playout(),
             helpers: (1..config.threads)
-                .map(|_| Helper {
-                    playout: playout(),
-                    knowledge: SolverKnowledge::new()
-                        .with_fill_in(config.fill_in)
-                        .with_answers(config.vc_answers.is_some()),
-                    tree: SearchTree::new(),
-                })
+                .map(|_| Helper { playout: playout(), knowledge: knowledge(), tree: SearchTree::new() })
                 .collect(),
-            knowledge: SolverKnowledge::new()
-                .with_fill_in(config.fill_in)
-                .with_answers(config.vc_answers.is_some()),
+            knowledge: knowledge(),
             insights: Mutex::new(HashMap::new()),
             solver: None,
             solver_time: Duration::ZERO,
@@ -1550,7 +1703,7 @@ impl MctsPlayer {
                 return (mv, MctsReason::Search);
             }
             let Ok(next) = position.play(mv) else { continue };
-            let solver = self.solver.get_or_insert_with(new_solver);
+            let solver = self.solver.get_or_insert_with(|| new_solver(self.config.captured_regions));
             // Each check may take all that is left: the time kept is the search's loss either
             // way, and a move passed over quickly leaves the rest to the next.
             solver.set_time_limit(Some(left));
@@ -1576,7 +1729,7 @@ impl MctsPlayer {
             return None;
         }
         let started = Instant::now();
-        let solver = self.solver.get_or_insert_with(new_solver);
+        let solver = self.solver.get_or_insert_with(|| new_solver(self.config.captured_regions));
         solver.set_time_limit(Some(time.mul_f64(share)));
         let solution = solver.solve(position).ok()?;
         self.solver_time = started.elapsed();
@@ -1600,7 +1753,7 @@ impl MctsPlayer {
     /// The exact solver on one thread for the whole move, the search on the others; the
     /// solver's proved win if it finds one (which also ends the search), else the search's move.
     fn search_beside_solver(&mut self, position: &Position) -> (HexMove, MctsReason) {
-        let mut solver = self.solver.take().unwrap_or_else(new_solver);
+        let mut solver = self.solver.take().unwrap_or_else(|| new_solver(self.config.captured_regions));
         solver.set_time_limit(self.config.time);
         let solved = AtomicBool::new(false);
         let (solver, win, mv) = std::thread::scope(|scope| {
@@ -1646,7 +1799,13 @@ impl MctsPlayer {
             exploration_in_mean: self.config.exploration_in_mean,
             plain_every: self.config.plain_every,
             first_play_urgency: self.config.first_play_urgency,
+            prove_after: self.config.prove_after.filter(|_| self.config.knowledge_after.is_some()),
         };
+        let proof_budget = time.map(|t| t.mul_f64(self.config.prove_share.clamp(0.0, 1.0)));
+        self.knowledge.set_proof_budget(proof_budget);
+        for helper in &mut self.helpers {
+            helper.knowledge.set_proof_budget(proof_budget);
+        }
         let game = HexGame::new(position.size());
         let clock = UntilSolved { clock: WallClock::start(), solved };
         let path = self.tree_root.take().and_then(|root| moves_between(&root, position));
@@ -1717,14 +1876,10 @@ impl MctsPlayer {
 }
 
 /// The solver of [`MctsConfig::solver_share`] and [`MctsConfig::solver_beside_empty`]: one
-/// thread, a table of 2^[`SOLVER_TABLE_BITS`] entries kept from move to move.
-fn new_solver() -> Solver {
-    // Captured regions stay off in play until they are measured against MoHex there.
-    Solver::new(SolverConfig {
-        table_bits: SOLVER_TABLE_BITS,
-        captured_regions: false,
-        ..SolverConfig::default()
-    })
+/// thread, a table of 2^[`SOLVER_TABLE_BITS`] entries kept from move to move, captured regions
+/// as [`MctsConfig::captured_regions`] says.
+fn new_solver(captured_regions: bool) -> Solver {
+    Solver::new(SolverConfig { table_bits: SOLVER_TABLE_BITS, captured_regions, ..SolverConfig::default() })
 }
 
 /// The search's clock: the wall clock, read as run out once the solver beside the search has

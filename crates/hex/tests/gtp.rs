@@ -329,7 +329,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4\n[bool] captured_regions 0\n[string] prove_after off\n[string] prove_nodes 30\n[string] prove_empty 100\n[string] prove_share 0.3"
     );
     ok(&mut e, "param_hex player RANDOM");
     ok(&mut e, "param_hex exploration 0.25");
@@ -349,7 +349,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     ok(&mut e, "param_hex priors 1.5");
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4"
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4\n[bool] captured_regions 0\n[string] prove_after off\n[string] prove_nodes 30\n[string] prove_empty 100\n[string] prove_share 0.3"
     );
     ok(&mut e, "param_hex rave off");
     assert_eq!((e.settings().exploration, e.settings().rave), (0.25, None));
@@ -406,11 +406,40 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     assert!(fails(&mut e, "param_hex edge_bridges yes").contains("edge_bridges"));
     ok(&mut e, "param_hex edge_bridges 0");
     assert!(!e.settings().edge_bridges);
+    ok(&mut e, "param_hex captured_regions 1");
+    assert!(e.settings().captured_regions);
+    assert!(ok(&mut e, "param_hex").contains("[bool] captured_regions 1\n"));
+    assert!(fails(&mut e, "param_hex captured_regions 2").contains("captured_regions"));
+    ok(&mut e, "param_hex captured_regions 0");
+    assert!(!e.settings().captured_regions);
+    ok(&mut e, "param_hex prove_after 500");
+    ok(&mut e, "param_hex prove_nodes 12");
+    ok(&mut e, "param_hex prove_empty 60");
+    ok(&mut e, "param_hex prove_share 0.25");
+    let s = e.settings();
+    assert_eq!((s.prove_after, s.prove_nodes, s.prove_empty, s.prove_share), (Some(500), 12, 60, 0.25));
+    assert!(ok(&mut e, "param_hex").contains(
+        "[string] prove_after 500\n[string] prove_nodes 12\n[string] prove_empty 60\n[string] prove_share 0.25"
+    ));
+    for bad in [
+        "prove_after 0",
+        "prove_after 2.5",
+        "prove_after -1",
+        "prove_nodes 0",
+        "prove_empty 400",
+        "prove_share 1.5",
+        "prove_share nan",
+    ] {
+        let name = bad.split(' ').next().unwrap();
+        assert!(fails(&mut e, &format!("param_hex {bad}")).contains(name), "{bad}");
+    }
+    ok(&mut e, "param_hex prove_after off");
+    assert_eq!(e.settings().prove_after, None);
     // The solver's check of the search's most visited moves.
     ok(&mut e, "param_hex verify 0.3");
     ok(&mut e, "param_hex verify_moves 6");
     assert_eq!((e.settings().verify, e.settings().verify_moves), (Some(0.3), 6));
-    assert!(ok(&mut e, "param_hex").ends_with("[string] verify 0.3\n[string] verify_moves 6"));
+    assert!(ok(&mut e, "param_hex").contains("[string] verify 0.3\n[string] verify_moves 6\n"));
     for bad in ["0", "1", "-0.2", "NaN", "half"] {
         assert!(
             fails(&mut e, &format!("param_hex verify {bad}")).contains("verify must be off or a share"),
@@ -902,6 +931,11 @@ name
 [bool] edge_bridges 0
 [string] verify off
 [string] verify_moves 4
+[bool] captured_regions 0
+[string] prove_after off
+[string] prove_nodes 30
+[string] prove_empty 100
+[string] prove_share 0.3
 
 ? unknown command: frobnicate
 

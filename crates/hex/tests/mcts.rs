@@ -660,3 +660,55 @@ fn verify_needs_a_time_limit_and_changes_nothing_without_one() {
     assert_eq!(player.choose_move(&pos), MctsPlayer::new(plain).choose_move(&pos));
     assert!(player.last_rejected().is_empty());
 }
+
+#[test]
+fn proof_attempts_below_the_root_prove_only_what_the_solver_proves() {
+    // 6x6 middle games: a search with the knowledge and proof attempts at nodes reached five
+    // times; every root move it reports proved must be what the exact solver says, and the
+    // attempts must prove something.
+    let config = MctsConfig {
+        seed: 3,
+        knowledge_after: Some(20),
+        prove_after: Some(5),
+        prove_nodes: 200,
+        prove_empty: 36,
+        ..MctsConfig::iterations(1_500)
+    };
+    let mut solver = hex::solver::Solver::new(hex::solver::SolverConfig::default());
+    let (mut found, mut checked) = (0, 0);
+    for seed in 0..8 {
+        let mut rng = McRng::seed_from_u64(seed);
+        let mut pos = Position::new(6).unwrap();
+        for _ in 0..rng.random_range(4..10) {
+            let moves = pos.legal_moves();
+            let next = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
+            if next.winner().is_some() {
+                break;
+            }
+            pos = next;
+        }
+        let mut player = MctsPlayer::new(config);
+        let (mv, reason) = player.decide(&pos);
+        found += player.knowledge().proofs_found;
+        assert!(player.knowledge().proof_calls >= player.knowledge().proofs_found);
+        // The same seed, the same move.
+        assert_eq!(MctsPlayer::new(config).decide(&pos), (mv, reason));
+        let Some(result) = player.last_result() else { continue };
+        for stats in &result.moves {
+            let Some(winner) = stats.winner else { continue };
+            let next = pos.play(stats.mv).unwrap();
+            let truth = solver.solve(&next).unwrap().verdict.winner().unwrap();
+            assert_eq!(winner, truth.index(), "{:?} after {pos:?}", stats.mv);
+            checked += 1;
+        }
+    }
+    assert!(found > 0 && checked > 0, "{found} proofs, {checked} root moves checked");
+    // Without `prove_after`, no attempt; without the knowledge, none either.
+    let pos = Position::new(6).unwrap().play(place(2, 3)).unwrap();
+    for config in [MctsConfig { prove_after: None, ..config }, MctsConfig { knowledge_after: None, ..config }]
+    {
+        let mut player = MctsPlayer::new(config);
+        player.decide(&pos);
+        assert_eq!(player.knowledge().proof_calls, 0);
+    }
+}

@@ -269,6 +269,13 @@ pub struct Config {
     /// bias), instead of being tried before every other child. `None`, the default: tried first
     /// (by prior with [`Config::fresh_by_prior`], otherwise in move order).
     pub first_play_urgency: Option<f64>,
+    /// With a [`Knowledge`], the visits after which a node gets a proof attempt
+    /// ([`Knowledge::prove`], a costlier look than [`Knowledge::analyse`]); a node left open is
+    /// asked again after four times as many visits, then sixteen, and so on, so the attempts go
+    /// to the nodes the search keeps returning to. The root is never asked (a proved root
+    /// would stop the search before it knows which move wins). `None`, the default: no
+    /// attempts.
+    pub prove_after: Option<u32>,
 }
 
 impl Config {
@@ -311,6 +318,7 @@ impl Default for Config {
             exploration_in_mean: false,
             plain_every: 0,
             first_play_urgency: None,
+            prove_after: None,
         }
     }
 }
@@ -615,6 +623,38 @@ pub trait Knowledge<G: Game> {
         let _ = (game, state, kept);
         None
     }
+
+    /// The winner of `state` under perfect play, if a proof attempt finds it: asked of the
+    /// nodes the search reaches [`Config::prove_after`] times (and again at four times as many
+    /// visits while it stays open), so it may cost far more than [`Knowledge::analyse`] (in
+    /// Hex: a small proof search of the exact solver). A proved node is then played as a win
+    /// for its winner, and the proof backs up as any other. `None` (the default): not known.
+    /// As with [`Knowledge::analyse`], a wrong proof makes the search wrong.
+    ///
+    /// # Examples
+    ///
+    /// In the Nim game of the [module docs](self) (take one to three stones, whoever takes
+    /// the last wins), the player to move loses exactly when the pile is a multiple of four:
+    ///
+    /// ```
+    /// use search_core::Game;
+    /// use search_core::mcts::{Insight, Knowledge};
+    ///
+    /// struct Theory;
+    ///
+    /// impl<G: Game<Move = u32, State = (u32, u8)>> Knowledge<G> for Theory {
+    ///     fn analyse(&mut self, _: &G, _: &(u32, u8), _: &[u32]) -> Insight<u32> {
+    ///         Insight::Nothing
+    ///     }
+    ///     fn prove(&mut self, _: &G, &(stones, player): &(u32, u8)) -> Option<u8> {
+    ///         Some(if stones % 4 == 0 { 1 - player } else { player })
+    ///     }
+    /// }
+    /// ```
+    fn prove(&mut self, game: &G, state: &G::State) -> Option<Player> {
+        let _ = (game, state);
+        None
+    }
 }
 
 /// No knowledge: every move is searched.
@@ -639,6 +679,8 @@ struct Node<M> {
     /// Whether the search goes on from [`Knowledge::equivalent`]'s state below this node
     /// (kept in [`Search::equivalents`]).
     replaced: bool,
+    /// The proof attempts made at this node ([`Config::prove_after`]).
+    proof_tries: u8,
     /// The winner of this node's state, once proved.
     solved: Option<Player>,
     /// The move's share of its siblings' priors (0 without priors).
@@ -660,6 +702,7 @@ impl<M> Node<M> {
             refined: false,
             pruned: false,
             replaced: false,
+            proof_tries: 0,
             solved: None,
             prior: 0.0,
             visits: 0,
@@ -1304,6 +1347,9 @@ impl<G: Game> Search<'_, G> {
                     break;
                 }
             }
+            if self.try_proof(node, &state, knowledge) {
+                break;
+            }
             if self.nodes[node].replaced {
                 state = self.equivalents[&(node as u32)].clone();
             }
@@ -1334,6 +1380,33 @@ impl<G: Game> Search<'_, G> {
         if rave {
             self.update_amaf(&rewards);
         }
+    }
+
+    /// Asks the knowledge for a proof of `node` if it is due one ([`Config::prove_after`]);
+    /// whether it is now proved.
+    fn try_proof<K: Knowledge<G> + ?Sized>(
+        &mut self,
+        node: usize,
+        state: &G::State,
+        knowledge: &mut K,
+    ) -> bool {
+        let Some(after) = self.config.prove_after else { return false };
+        // The root is the caller's to prove: a proved root would stop the search before it
+        // knows which move wins.
+        if node == 0 {
+            return false;
+        }
+        let n = &self.nodes[node];
+        // After, 4 × after, 16 × after, ... visits (saturating: a node past the last
+        // threshold is not asked again).
+        let due = u64::from(after.max(1)) << (2 * u32::from(n.proof_tries));
+        if u64::from(n.visits) < due || n.proof_tries >= 16 {
+            return false;
+        }
+        self.nodes[node].proof_tries += 1;
+        let Some(winner) = knowledge.prove(self.game, state) else { return false };
+        self.nodes[node].solved = Some(winner);
+        true
     }
 
     /// Backs a proof at the end of the current path up towards the root: a node is won by the

@@ -1104,3 +1104,99 @@ fn first_play_urgency_leaves_fresh_moves_behind_a_better_mean() {
     assert!(found.moves.iter().all(|m| m.visits > 0), "{found:?}");
     assert_eq!(found.best_move, Some(0));
 }
+
+/// Proof attempts from the minimax oracle ([`Knowledge::prove`]): the winner of every state
+/// that is not a draw (with `prove`), nothing otherwise; every state asked is recorded. The
+/// analysis keeps every move.
+struct Prover<'a> {
+    tree: &'a Tree,
+    prove: bool,
+    asked: Vec<NodeId>,
+}
+
+impl mcts::Knowledge<Tree> for Prover<'_> {
+    fn analyse(&mut self, _: &Tree, _: &NodeId, _: &[u32]) -> Insight<u32> {
+        Insight::Nothing
+    }
+
+    fn prove(&mut self, _: &Tree, state: &NodeId) -> Option<u8> {
+        self.asked.push(*state);
+        match value_for_player0(self.tree, *state).signum() {
+            1 if self.prove => Some(0),
+            -1 if self.prove => Some(1),
+            _ => None,
+        }
+    }
+}
+
+/// A random win/loss tree deeper than [`win_loss_tree`], where terminal states alone prove
+/// little in a few thousand iterations.
+fn deep_tree(seed: u64) -> (Tree, NodeId) {
+    let shape = Shape {
+        depth: 7,
+        branching: 2..=3,
+        chance: 0.0,
+        early_leaf: 0.05,
+        values: -1..=1,
+        ..Shape::default()
+    };
+    Tree::random(&mut Xoshiro256PlusPlus::seed_from_u64(seed), &shape)
+}
+
+#[test]
+fn proof_attempts_skip_the_root_prove_nodes_below_it_and_back_up() {
+    let mut faster = 0;
+    for seed in 0..30 {
+        let (tree, root) = deep_tree(seed);
+        let root_value = value_for_player0(&tree, root);
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        let config = Config { knowledge_after: Some(1_000_000), ..Config::iterations(4_000).with_seed(seed) };
+        let clock = WallClock::start();
+        // Without `prove_after` nothing is asked.
+        let mut prover = Prover { tree: &tree, prove: true, asked: Vec::new() };
+        let plain = mcts::search_with_knowledge(&tree, &root, &mut playout, &mut prover, &config, &clock);
+        assert!(prover.asked.is_empty());
+        let config = Config { prove_after: Some(3), ..config };
+        let mut prover = Prover { tree: &tree, prove: true, asked: Vec::new() };
+        let found = mcts::search_with_knowledge(&tree, &root, &mut playout, &mut prover, &config, &clock);
+        assert!(!prover.asked.contains(&root), "seed {seed}: the root was asked");
+        let Some(best) = found.best_move else { continue };
+        assert_eq!(value_for_player0(&tree, tree.play(&root, best)), root_value, "seed {seed}: {found:?}");
+        for stats in &found.moves {
+            if let Some(winner) = stats.winner {
+                let value = value_for_player0(&tree, tree.play(&root, stats.mv));
+                assert_eq!(value, if winner == 0 { 1 } else { -1 }, "seed {seed}: {stats:?}");
+            }
+        }
+        // A root won for its mover is proved from its children's proofs, sooner than from the
+        // terminal states alone.
+        let ToMove::Player(to_move) = tree.to_move(&root) else { unreachable!("the root has moves") };
+        if root_value != 0 && (root_value > 0) == (to_move == 0) {
+            assert!(found.iterations < 4_000, "seed {seed}: a won root was not proved");
+            assert!(found.iterations <= plain.iterations, "seed {seed}");
+            faster += u32::from(found.iterations < plain.iterations);
+        }
+    }
+    assert!(faster >= 5, "{faster}");
+}
+
+#[test]
+fn a_node_left_open_is_asked_again_at_four_times_the_visits() {
+    let (tree, root) = deep_tree(7);
+    let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+    let iterations = 5_000;
+    let config =
+        Config { knowledge_after: Some(1_000_000), prove_after: Some(2), ..Config::iterations(iterations) };
+    let mut prover = Prover { tree: &tree, prove: false, asked: Vec::new() };
+    let found =
+        mcts::search_with_knowledge(&tree, &root, &mut playout, &mut prover, &config, &WallClock::start());
+    assert!(found.iterations > 0);
+    let mut counts = std::collections::HashMap::new();
+    for state in &prover.asked {
+        *counts.entry(*state).or_insert(0u32) += 1;
+    }
+    // A node visited v times is asked at 2, 8, 32, ... visits: at most 1 + log4(v / 2) times.
+    let most = 1 + (found.iterations as f64 / 2.0).log(4.0).floor() as u32;
+    assert!(counts.values().all(|&n| n <= most), "{counts:?}");
+    assert!(counts.values().any(|&n| n >= 3), "{counts:?}");
+}
