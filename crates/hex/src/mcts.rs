@@ -1144,7 +1144,9 @@ impl SolverKnowledge {
     /// Knowledge from a solver with a small table (the analysis does not search).
     pub fn new() -> Self {
         SolverKnowledge {
-            // Captured regions stay off in play until they are measured against MoHex there.
+            // Captured regions are off unless asked for (`with_captured_regions`): they prove
+            // more positions at about the same cost per analysis, but in play against MoHex on
+            // 11x11 they won no more games than the default (docs/benzene.md, session 60).
             solver: Solver::new(SolverConfig {
                 table_bits: 1,
                 captured_regions: false,
