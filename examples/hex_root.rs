@@ -1,7 +1,8 @@
 //! What the MCTS player's search thinks of a Hex position: for each iteration budget and
 //! exploration constant asked for, the move it chooses and its root statistics (each top move's
 //! share of the visits, its mean result, its all-moves-as-first mean and its share of the
-//! priors), with the GTP engine's knowledge and priors.
+//! priors), with the GTP engine's player: its default settings, or others given as
+//! `--param name=value` exactly as `param_hex name value` takes them.
 //!
 //! Budgets are counted in iterations, not seconds, so the same command prints the same lines on
 //! any machine, loaded or not. It shows how the visits settle as the budget grows: with no
@@ -10,10 +11,12 @@
 //!
 //! ```text
 //! cargo run --release --example hex_root -- --size 9 --moves "b6" --iterations 100000,400000 --exploration 0,0.2
+//! cargo run --release --example hex_root -- --size 11 --moves "f6" --param knowledge=1000
 //! ```
 
 use std::process::ExitCode;
 
+use hex::gtp::{Engine, Settings as EngineSettings, default_player};
 use hex::mcts::{MctsConfig, MctsPlayer};
 use hex::{MAX_SIZE, Position, move_name, play_moves};
 
@@ -23,8 +26,10 @@ struct Settings {
     moves: String,
     iterations: Vec<u64>,
     exploration: Vec<f64>,
-    seed: u64,
+    seed: Option<u64>,
     top: usize,
+    /// The engine's settings after the `--param` options.
+    engine: EngineSettings,
 }
 
 const USAGE: &str = "usage: cargo run --release --example hex_root -- [options]
@@ -32,9 +37,11 @@ const USAGE: &str = "usage: cargo run --release --example hex_root -- [options]
   --size N             board size, from 1 to 19 (default 9)
   --moves \"M...\"       the moves played so far, e.g. \"e5 c7\" (default: none)
   --iterations N,...   iteration budgets, each from 1 to 10^9 (default 20000)
-  --exploration C,...  UCB exploration constants, each from 0 to 10 (default 0)
-  --seed N             seed of the playouts (default 1)
-  --top K              root moves shown, the most visited first, from 1 to 361 (default 6)";
+  --exploration C,...  UCB exploration constants, each from 0 to 10 (default: the engine's, 0)
+  --seed N             seed of the playouts (default: the engine's, 1)
+  --top K              root moves shown, the most visited first, from 1 to 361 (default 6)
+  --param NAME=VALUE   an engine setting, as `param_hex NAME VALUE` takes it (repeatable;
+                       default: the engine's defaults)";
 
 /// Reads the options from the arguments (program name excluded). `Ok(None)` means help.
 fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Settings>, String> {
@@ -42,16 +49,18 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Settings>
         size: 9,
         moves: String::new(),
         iterations: vec![20_000],
-        exploration: vec![0.0],
-        seed: 1,
+        exploration: Vec::new(),
+        seed: None,
         top: 6,
+        engine: EngineSettings::default(),
     };
+    let mut engine = Engine::new(default_player);
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let flag = arg.as_str();
         match flag {
             "-h" | "--help" => return Ok(None),
-            "--size" | "--moves" | "--iterations" | "--exploration" | "--seed" | "--top" => {}
+            "--size" | "--moves" | "--iterations" | "--exploration" | "--seed" | "--top" | "--param" => {}
             _ => return Err(format!("unknown argument `{arg}`")),
         }
         let Some(text) = args.next() else {
@@ -77,10 +86,25 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Settings>
                     })
                     .collect::<Result<_, _>>()?;
             }
-            "--seed" => settings.seed = whole(&text, 0, u64::MAX)?,
+            "--seed" => settings.seed = Some(whole(&text, 0, u64::MAX)?),
+            "--param" => {
+                let Some((name, value)) = text.split_once('=') else {
+                    return Err(format!("`--param` takes NAME=VALUE, not `{text}`"));
+                };
+                let answer = engine.handle(&format!("param_hex {name} {value}")).unwrap_or_default();
+                if let Some(error) = answer.strip_prefix('?') {
+                    return Err(format!("`--param {text}`: {}", error.trim()));
+                }
+            }
             _ => settings.top = whole(&text, 1, 361)? as usize,
         }
     }
+    // The constants and the seed not given take the engine's, which `--param` may have set.
+    settings.engine = *engine.settings();
+    if settings.exploration.is_empty() {
+        settings.exploration = vec![settings.engine.exploration];
+    }
+    settings.seed.get_or_insert(settings.engine.seed);
     Ok(Some(settings))
 }
 
@@ -91,11 +115,11 @@ fn report(position: &Position, settings: &Settings) -> Vec<String> {
     for &exploration in &settings.exploration {
         for &iterations in &settings.iterations {
             let mut player = MctsPlayer::new(MctsConfig {
-                seed: settings.seed,
-                knowledge_after: Some(hex::gtp::DEFAULT_KNOWLEDGE),
-                prior_weight: Some(hex::gtp::DEFAULT_PRIORS),
+                seed: settings.seed.unwrap_or(settings.engine.seed),
                 exploration,
-                ..MctsConfig::iterations(iterations)
+                time: None,
+                iterations: Some(iterations),
+                ..settings.engine.mcts_config()
             });
             let (chosen, reason) = player.decide(position);
             let mut line = format!("c={exploration} {iterations} it: {} ({reason:?})", move_name(chosen));
@@ -179,11 +203,37 @@ mod tests {
             (vec![100, 2000], vec![0.0, 0.2], 3)
         );
         assert!(parse_args(args("--help")).unwrap().is_none());
-        for bad in
-            ["--size 20", "--iterations 0", "--iterations 5,x", "--exploration -1", "--top", "--depth 3"]
-        {
+        for bad in [
+            "--size 20",
+            "--iterations 0",
+            "--iterations 5,x",
+            "--exploration -1",
+            "--top",
+            "--depth 3",
+            "--param knowledge",
+            "--param knowledge=lots",
+            "--param no_such_setting=1",
+        ] {
             assert!(parse_args(args(bad)).is_err(), "{bad}");
         }
+    }
+
+    /// `--param` sets the engine's settings as `param_hex` does, and the constants and seed
+    /// not given on the command line follow them.
+    #[test]
+    fn engine_settings_come_from_param() {
+        let plain = parse_args(args("")).unwrap().unwrap();
+        assert_eq!(plain.engine, EngineSettings::default());
+        assert_eq!((plain.exploration, plain.seed), (vec![0.0], Some(1)));
+        let set = parse_args(args("--param knowledge=1000 --param exploration=0.3 --param seed=7"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(set.engine.knowledge, Some(1000));
+        assert_eq!((set.exploration, set.seed), (vec![0.3], Some(7)));
+        let config = MctsConfig { iterations: Some(10), time: None, ..set.engine.mcts_config() };
+        assert_eq!((config.knowledge_after, config.exploration), (Some(1000), 0.3));
+        let given = parse_args(args("--param exploration=0.3 --exploration 0.1 --seed 2")).unwrap().unwrap();
+        assert_eq!((given.exploration, given.seed), (vec![0.1], Some(2)));
     }
 
     /// Each line names a legal choice, the budget it ran, and at most `top` moves, the most

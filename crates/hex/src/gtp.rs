@@ -476,6 +476,64 @@ impl PatternsFile {
     }
 }
 
+impl Settings {
+    /// The MCTS player's configuration these settings describe: what `genmove` plays with when
+    /// [`Settings::player`] is [`PlayerKind::Mcts`], [`Settings::time`] per move. A tool that
+    /// wants the engine's player on another budget replaces the budget and keeps the rest.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use hex::gtp::{DEFAULT_KNOWLEDGE, Settings};
+    /// use hex::mcts::MctsConfig;
+    ///
+    /// let config = Settings::default().mcts_config();
+    /// assert_eq!(config.knowledge_after, Some(DEFAULT_KNOWLEDGE));
+    /// // The same player on a fixed number of iterations, for reproducible analyses.
+    /// let fixed = MctsConfig { time: None, iterations: Some(5_000), ..config };
+    /// assert_eq!(fixed.iterations, Some(5_000));
+    /// ```
+    pub fn mcts_config(&self) -> MctsConfig {
+        MctsConfig {
+            seed: self.seed,
+            knowledge_after: self.knowledge,
+            solver_share: self.solver,
+            solver_empty: self.solver_empty,
+            prior_weight: self.priors,
+            exploration: self.exploration,
+            rave: self.rave,
+            rave_prior: self.rave_prior,
+            rave_weight: self.rave_weight,
+            expand_after: self.expand,
+            vc_answers: self.vc_answers,
+            reuse_tree: self.reuse,
+            playout_patterns: self.playout_patterns,
+            threads: self.threads,
+            solver_beside_empty: self.solver_beside,
+            fill_in: self.fill_in,
+            inferior_on_expand: self.inferior,
+            dominated_on_expand: self.dominated,
+            fresh_by_prior: self.fresh_by_prior,
+            exploration_in_mean: self.exploration_in_mean,
+            plain_every: self.plain_every,
+            first_play_urgency: self.first_play_urgency,
+            edge_bridges: self.edge_bridges,
+            captured_regions: self.captured_regions,
+            prove_after: self.prove_after,
+            prove_nodes: self.prove_nodes,
+            prove_empty: self.prove_empty,
+            prove_share: self.prove_share,
+            verify: self.verify,
+            verify_moves: self.verify_moves,
+            local_priors: self.local_priors,
+            local_playouts: self.local_playouts,
+            patterns: self.patterns.map(|p| p.weights),
+            answer_patterns: self.answer_patterns.map(|p| p.weights),
+            ..MctsConfig::time(self.time)
+        }
+    }
+}
+
 impl Default for Settings {
     /// The MCTS player with 0.5 s per move, the solver's knowledge after
     /// [`DEFAULT_KNOWLEDGE`] visits, the solver first for [`DEFAULT_SOLVER`] of a move near the
@@ -615,43 +673,7 @@ pub type PlayerFactory = fn(&Settings) -> Box<dyn HexPlayer>;
 pub fn default_player(settings: &Settings) -> Box<dyn HexPlayer> {
     let search = SearchConfig::depth(settings.depth);
     match settings.player {
-        PlayerKind::Mcts => Box::new(MctsPlayer::new(MctsConfig {
-            seed: settings.seed,
-            knowledge_after: settings.knowledge,
-            solver_share: settings.solver,
-            solver_empty: settings.solver_empty,
-            prior_weight: settings.priors,
-            exploration: settings.exploration,
-            rave: settings.rave,
-            rave_prior: settings.rave_prior,
-            rave_weight: settings.rave_weight,
-            expand_after: settings.expand,
-            vc_answers: settings.vc_answers,
-            reuse_tree: settings.reuse,
-            playout_patterns: settings.playout_patterns,
-            threads: settings.threads,
-            solver_beside_empty: settings.solver_beside,
-            fill_in: settings.fill_in,
-            inferior_on_expand: settings.inferior,
-            dominated_on_expand: settings.dominated,
-            fresh_by_prior: settings.fresh_by_prior,
-            exploration_in_mean: settings.exploration_in_mean,
-            plain_every: settings.plain_every,
-            first_play_urgency: settings.first_play_urgency,
-            edge_bridges: settings.edge_bridges,
-            captured_regions: settings.captured_regions,
-            prove_after: settings.prove_after,
-            prove_nodes: settings.prove_nodes,
-            prove_empty: settings.prove_empty,
-            prove_share: settings.prove_share,
-            verify: settings.verify,
-            verify_moves: settings.verify_moves,
-            local_priors: settings.local_priors,
-            local_playouts: settings.local_playouts,
-            patterns: settings.patterns.map(|p| p.weights),
-            answer_patterns: settings.answer_patterns.map(|p| p.weights),
-            ..MctsConfig::time(settings.time)
-        })),
+        PlayerKind::Mcts => Box::new(MctsPlayer::new(settings.mcts_config())),
         PlayerKind::Strong => Box::new(StrongPlayer::new(StrongConfig::time(settings.time))),
         PlayerKind::Random => Box::new(RandomPlayer::new(settings.seed)),
         PlayerKind::Madeup => Box::new(MadeupPlayer::new(MadeupConfig { search, ..MadeupConfig::default() })),
