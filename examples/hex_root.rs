@@ -26,7 +26,7 @@ struct Settings {
     moves: String,
     iterations: Vec<u64>,
     exploration: Vec<f64>,
-    seed: Option<u64>,
+    seed: u64,
     top: usize,
     /// The engine's settings after the `--param` options.
     engine: EngineSettings,
@@ -50,11 +50,12 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Settings>
         moves: String::new(),
         iterations: vec![20_000],
         exploration: Vec::new(),
-        seed: None,
+        seed: 1,
         top: 6,
         engine: EngineSettings::default(),
     };
     let mut engine = Engine::new(default_player);
+    let mut seed = None;
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let flag = arg.as_str();
@@ -86,7 +87,7 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Settings>
                     })
                     .collect::<Result<_, _>>()?;
             }
-            "--seed" => settings.seed = Some(whole(&text, 0, u64::MAX)?),
+            "--seed" => seed = Some(whole(&text, 0, u64::MAX)?),
             "--param" => {
                 let Some((name, value)) = text.split_once('=') else {
                     return Err(format!("`--param` takes NAME=VALUE, not `{text}`"));
@@ -104,7 +105,7 @@ fn parse_args(args: impl IntoIterator<Item = String>) -> Result<Option<Settings>
     if settings.exploration.is_empty() {
         settings.exploration = vec![settings.engine.exploration];
     }
-    settings.seed.get_or_insert(settings.engine.seed);
+    settings.seed = seed.unwrap_or(settings.engine.seed);
     Ok(Some(settings))
 }
 
@@ -115,7 +116,7 @@ fn report(position: &Position, settings: &Settings) -> Vec<String> {
     for &exploration in &settings.exploration {
         for &iterations in &settings.iterations {
             let mut player = MctsPlayer::new(MctsConfig {
-                seed: settings.seed.unwrap_or(settings.engine.seed),
+                seed: settings.seed,
                 exploration,
                 time: None,
                 iterations: Some(iterations),
@@ -224,16 +225,16 @@ mod tests {
     fn engine_settings_come_from_param() {
         let plain = parse_args(args("")).unwrap().unwrap();
         assert_eq!(plain.engine, EngineSettings::default());
-        assert_eq!((plain.exploration, plain.seed), (vec![0.0], Some(1)));
+        assert_eq!((plain.exploration, plain.seed), (vec![0.0], 1));
         let set = parse_args(args("--param knowledge=1000 --param exploration=0.3 --param seed=7"))
             .unwrap()
             .unwrap();
         assert_eq!(set.engine.knowledge, Some(1000));
-        assert_eq!((set.exploration, set.seed), (vec![0.3], Some(7)));
+        assert_eq!((set.exploration, set.seed), (vec![0.3], 7));
         let config = MctsConfig { iterations: Some(10), time: None, ..set.engine.mcts_config() };
         assert_eq!((config.knowledge_after, config.exploration), (Some(1000), 0.3));
         let given = parse_args(args("--param exploration=0.3 --exploration 0.1 --seed 2")).unwrap().unwrap();
-        assert_eq!((given.exploration, given.seed), (vec![0.1], Some(2)));
+        assert_eq!((given.exploration, given.seed), (vec![0.1], 2));
     }
 
     /// Each line names a legal choice, the budget it ran, and at most `top` moves, the most
