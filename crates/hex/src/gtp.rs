@@ -103,7 +103,12 @@
 //! node the search reaches N times a small proof search of the solver
 //! ([`MctsConfig::prove_after`]; `off` by default) of `param_hex prove_nodes` nodes, in
 //! positions with at most `param_hex prove_empty` empty cells, all of them taking at most
-//! `param_hex prove_share` of the move,
+//! `param_hex prove_share` of the move, `param_hex widening START,VISITS,FACTOR` lets
+//! selection consider only the children ranked first by prior, START of them and one more at
+//! VISITS visits and at each further FACTOR times as many ([`MctsConfig::widening`]; `off` by
+//! default), `param_hex eval_mix SHARE` takes the share SHARE of each playout's result from
+//! Queenbee's two-distance evaluation through a logistic of scale `param_hex eval_scale`
+//! ([`MctsConfig::eval_mix`]; 0 by default),
 //! `param_hex verify S` keeps the share S of each move to check the search's most visited
 //! moves with the exact solver, passing over those it proves losing ([`MctsConfig::verify`];
 //! `off` by default), `param_hex verify_moves N` checks at most N of them (4 by default),
@@ -174,8 +179,8 @@ use std::panic::{self, AssertUnwindSafe};
 use std::time::{Duration, Instant};
 
 use crate::board::{Board, Color, HexMove, IllegalMove, MAX_SIZE, Position};
-use crate::mcts::RaveWeight;
 use crate::mcts::{MctsConfig, MctsPlayer};
+use crate::mcts::{RaveWeight, Widening};
 use crate::notation::{NotationError, move_name, parse_move, showboard};
 use crate::patterns::{PatternFileError, PatternWeights};
 use crate::player::{HexPlayer, RandomPlayer};
@@ -430,6 +435,12 @@ pub struct Settings {
     pub prove_empty: u32,
     /// The MCTS player's [`MctsConfig::prove_share`].
     pub prove_share: f64,
+    /// The MCTS player's [`MctsConfig::eval_mix`].
+    pub eval_mix: f64,
+    /// The MCTS player's [`MctsConfig::eval_scale`].
+    pub eval_scale: f64,
+    /// The MCTS player's [`MctsConfig::widening`].
+    pub widening: Option<Widening>,
     /// The MCTS player's [`MctsConfig::verify`]: the share of a move kept to check the
     /// search's most visited moves with the solver; `None`: no check.
     pub verify: Option<f64>,
@@ -523,6 +534,9 @@ impl Settings {
             prove_nodes: self.prove_nodes,
             prove_empty: self.prove_empty,
             prove_share: self.prove_share,
+            eval_mix: self.eval_mix,
+            eval_scale: self.eval_scale,
+            widening: self.widening,
             verify: self.verify,
             verify_moves: self.verify_moves,
             local_priors: self.local_priors,
@@ -576,6 +590,9 @@ impl Default for Settings {
             prove_nodes: MctsConfig::default().prove_nodes,
             prove_empty: MctsConfig::default().prove_empty,
             prove_share: MctsConfig::default().prove_share,
+            eval_mix: MctsConfig::default().eval_mix,
+            eval_scale: MctsConfig::default().eval_scale,
+            widening: MctsConfig::default().widening,
             verify: MctsConfig::default().verify,
             verify_moves: MctsConfig::default().verify_moves,
         }
@@ -610,7 +627,7 @@ pub const DEFAULT_LOCAL_PRIORS: bool = true;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 37] = [
+const PARAMETERS: [&str; 40] = [
     "player",
     "time",
     "depth",
@@ -648,6 +665,9 @@ const PARAMETERS: [&str; 37] = [
     "prove_nodes",
     "prove_empty",
     "prove_share",
+    "eval_mix",
+    "eval_scale",
+    "widening",
 ];
 
 /// The default time per move of the MCTS and strong players.
@@ -1037,7 +1057,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}\n[bool] captured_regions {}\n[string] prove_after {}\n[string] prove_nodes {}\n[string] prove_empty {}\n[string] prove_share {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}\n[bool] captured_regions {}\n[string] prove_after {}\n[string] prove_nodes {}\n[string] prove_empty {}\n[string] prove_share {}\n[string] eval_mix {}\n[string] eval_scale {}\n[string] widening {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -1077,7 +1097,11 @@ impl Engine {
                     s.prove_after.map_or("off".to_string(), |v| v.to_string()),
                     s.prove_nodes,
                     s.prove_empty,
-                    s.prove_share
+                    s.prove_share,
+                    s.eval_mix,
+                    s.eval_scale,
+                    s.widening
+                        .map_or("off".to_string(), |w| format!("{},{},{}", w.start, w.visits, w.factor))
                 ));
             }
             ["player", name] => {
@@ -1191,6 +1215,9 @@ impl Engine {
             }
             ["prove_empty", value] => settings.prove_empty = parse_number("prove_empty", value, 0..=361)?,
             ["prove_share", value] => settings.prove_share = parse_number("prove_share", value, 0.0..=1.0)?,
+            ["eval_mix", value] => settings.eval_mix = parse_number("eval_mix", value, 0.0..=1.0)?,
+            ["widening", value] => settings.widening = parse_widening(value)?,
+            ["eval_scale", value] => settings.eval_scale = parse_number("eval_scale", value, 0.0..=100.0)?,
             ["verify", value] => {
                 settings.verify =
                     parse_off_or("verify", value, "a share above 0 and below 1", |v| v > 0.0 && v < 1.0)?;
@@ -1552,6 +1579,32 @@ fn parse_rave_counts(value: &str) -> Result<RaveWeight, Failure> {
             Some(RaveWeight::Counts { initial: positive(initial)?, late: positive(late)? })
         })
         .ok_or_else(|| format!("rave_counts must be off or INITIAL,LATE, two numbers above 0, not {value}"))
+}
+
+/// `widening`: `off` for none, or `START,VISITS,FACTOR` for [`Widening`] (START a whole number
+/// from 1, VISITS above 0, FACTOR above 1).
+fn parse_widening(value: &str) -> Result<Option<Widening>, Failure> {
+    if matches!(value, "off" | "none") {
+        return Ok(None);
+    }
+    let parts: Vec<&str> = value.split(',').map(str::trim).collect();
+    let number = |text: &str| text.parse::<f64>().ok().filter(|x| x.is_finite());
+    match parts.as_slice() {
+        [start, visits, factor] => {
+            let start = start.parse::<u32>().ok().filter(|&n| n >= 1);
+            match (start, number(visits).filter(|&v| v > 0.0), number(factor).filter(|&f| f > 1.0)) {
+                (Some(start), Some(visits), Some(factor)) => Ok(Some(Widening { start, visits, factor })),
+                _ => Err(widening_error(value)),
+            }
+        }
+        _ => Err(widening_error(value)),
+    }
+}
+
+fn widening_error(value: &str) -> Failure {
+    format!(
+        "widening must be off or START,VISITS,FACTOR (a whole number from 1, a number above 0, a number above 1), not {value}"
+    )
 }
 
 /// A count of empty cells (`solver_empty`, `solver_beside`).

@@ -186,13 +186,14 @@ use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 use std::time::{Duration, Instant};
 
 use rand::RngExt;
-/// How RAVE weighs all-moves-as-first against own statistics ([`MctsConfig::rave_weight`]).
-pub use search_core::mcts::RaveWeight;
 use search_core::mcts::{self, Insight, Knowledge, McRng, Playout, Rewards, SearchTree, Worker};
+/// How RAVE weighs all-moves-as-first against own statistics ([`MctsConfig::rave_weight`]).
+pub use search_core::mcts::{RaveWeight, Widening};
 use search_core::{Clock, Player, WallClock};
 
 use crate::board::{Cell, Color, HexMove, Position};
 use crate::bridge_chain::{ProvedWin, proved_win};
+use crate::distances::two_distance;
 use crate::heuristics::{Critical, critical_cell};
 use crate::patterns::{
     OFFSETS, PATTERN_CELLS, PatternGrid, PatternWeights, RING_CODES, local_key, within_twelve,
@@ -279,6 +280,9 @@ pub struct HexPlayout {
     /// Flood-fill scratch.
     stack: Vec<u16>,
     seen: Vec<bool>,
+    /// The static evaluation's share of each result and its logistic scale
+    /// ([`HexPlayout::with_eval_mix`]); `None`: playouts alone.
+    eval_mix: Option<(f64, f64)>,
 }
 
 impl HexPlayout {
@@ -301,7 +305,34 @@ impl HexPlayout {
             order: Vec::new(),
             stack: Vec::new(),
             seen: Vec::new(),
+            eval_mix: None,
         }
+    }
+
+    /// The same playouts with each result mixed with a static evaluation of the position the
+    /// playout starts from: `(1 − share) · result + share · v`, where `v` is Black's chance
+    /// `1 / (1 + e^(−scale · (p_white − p_black)))` by Queenbee's two-distance potentials
+    /// ([`crate::distances::two_distance`]: lower is closer to connecting), and `1 − v` White's.
+    /// Random playouts rate a block next to the opponent's stone below moves across the board;
+    /// the potentials rate it as a block. A share of 0 is the plain playout.
+    ///
+    /// ```
+    /// use rand::SeedableRng;
+    /// use search_core::mcts::{McRng, Playout};
+    /// use hex::mcts::HexPlayout;
+    /// use hex::{HexGame, Position};
+    ///
+    /// let mut playout = HexPlayout::new(true).with_eval_mix(0.5, 0.5);
+    /// let mut trace = Vec::new();
+    /// let start = Position::new(7).unwrap();
+    /// let rewards = playout.playout(&HexGame::new(7), &start, &mut McRng::seed_from_u64(3), &mut trace);
+    /// // The empty board is even for the potentials: half of the result is one half.
+    /// assert!((rewards[0] - 0.25).abs() < 1e-9 || (rewards[0] - 0.75).abs() < 1e-9);
+    /// assert!((rewards[0] + rewards[1] - 1.0).abs() < 1e-9);
+    /// ```
+    pub fn with_eval_mix(self, share: f64, scale: f64) -> Self {
+        let eval_mix = (share > 0.0).then_some((share.min(1.0), scale));
+        HexPlayout { eval_mix, ..self }
     }
 
     /// The same playouts with the empty cells drawn in proportion to their pattern weights
@@ -603,6 +634,29 @@ impl Playout<HexGame> for HexPlayout {
         if let Some(winner) = position.winner() {
             return mcts::win_for(winner.index());
         }
+        let Some((share, scale)) = self.eval_mix else { return self.play_out(position, rng, trace) };
+        let board = position.board();
+        let cap = 2 * u32::from(board.size()) * u32::from(board.size()) + 1;
+        let potential = |c: Color| f64::from(two_distance(board, c).best_potential().unwrap_or(cap));
+        let black = 1.0 / (1.0 + (-scale * (potential(Color::White) - potential(Color::Black))).exp());
+        let result = self.play_out(position, rng, trace);
+        let mut rewards = result;
+        rewards[Color::Black.index() as usize] =
+            (1.0 - share) * result[Color::Black.index() as usize] + share * black;
+        rewards[Color::White.index() as usize] =
+            (1.0 - share) * result[Color::White.index() as usize] + share * (1.0 - black);
+        rewards
+    }
+}
+
+impl HexPlayout {
+    /// The plain playout of [`Playout::playout`] from a position nobody has won.
+    fn play_out(
+        &mut self,
+        position: &Position,
+        rng: &mut McRng,
+        trace: &mut Vec<(Player, HexMove)>,
+    ) -> Rewards {
         let size = position.size();
         self.prepare(size);
         let board = position.board();
@@ -939,6 +993,18 @@ pub struct MctsConfig {
     /// The share of a timed move (0 to 1) that the proof attempts of
     /// [`MctsConfig::prove_after`] may take together; once spent, no more attempts this move.
     pub prove_share: f64,
+    /// The share (0 to 1) of every playout's result taken from a static evaluation of the
+    /// position it starts from, Queenbee's two-distance potentials through a logistic of scale
+    /// [`MctsConfig::eval_scale`] ([`HexPlayout::with_eval_mix`]). 0 (the default): playouts
+    /// alone.
+    pub eval_mix: f64,
+    /// The logistic scale of [`MctsConfig::eval_mix`]: Black's chance is
+    /// `1 / (1 + e^(−scale · (p_white − p_black)))`.
+    pub eval_scale: f64,
+    /// Progressive widening by prior ([`search_core::mcts::Config::widening`]): at each node
+    /// only the children with the highest priors may be selected, more of them as the node's
+    /// visits grow. Needs [`MctsConfig::prior_weight`]. `None` (the default): every child.
+    pub widening: Option<Widening>,
     /// The solver of the knowledge ([`MctsConfig::knowledge_after`]) and of
     /// [`MctsConfig::solver_share`] also fills in captured regions of three to five empty cells
     /// ([`SolverConfig::captured_regions`]), as the exact solver does by default: in the
@@ -1049,6 +1115,9 @@ impl Default for MctsConfig {
             prove_nodes: DEFAULT_PROVE_NODES,
             prove_empty: DEFAULT_PROVE_EMPTY,
             prove_share: DEFAULT_PROVE_SHARE,
+            eval_mix: 0.0,
+            eval_scale: DEFAULT_EVAL_SCALE,
+            widening: None,
             fill_in: false,
             local_priors: false,
             local_playouts: false,
@@ -1076,6 +1145,10 @@ pub const DEFAULT_PROVE_NODES: u64 = 30;
 
 /// The default [`MctsConfig::prove_empty`].
 pub const DEFAULT_PROVE_EMPTY: u32 = 100;
+
+/// The default [`MctsConfig::eval_scale`]: one step of potential is worth about 0.12 of
+/// Black's chance near even.
+pub const DEFAULT_EVAL_SCALE: f64 = 0.5;
 
 /// The default [`MctsConfig::prove_share`].
 pub const DEFAULT_PROVE_SHARE: f64 = 0.3;
@@ -1561,7 +1634,9 @@ impl MctsPlayer {
     /// A player with these settings.
     pub fn new(config: MctsConfig) -> Self {
         let playout = || {
-            let mut playout = HexPlayout::new(config.bridge_replies).with_edge_bridges(config.edge_bridges);
+            let mut playout = HexPlayout::new(config.bridge_replies)
+                .with_edge_bridges(config.edge_bridges)
+                .with_eval_mix(config.eval_mix, config.eval_scale);
             if config.playout_patterns {
                 playout = playout.with_policy(PlayoutPolicy::shipped().clone());
             }
@@ -1802,6 +1877,7 @@ impl MctsPlayer {
             plain_every: self.config.plain_every,
             first_play_urgency: self.config.first_play_urgency,
             prove_after: self.config.prove_after.filter(|_| self.config.knowledge_after.is_some()),
+            widening: self.config.widening,
         };
         let proof_budget = time.map(|t| t.mul_f64(self.config.prove_share.clamp(0.0, 1.0)));
         self.knowledge.set_proof_budget(proof_budget);

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use hex::gtp::{COMMANDS, Engine};
-use hex::mcts::RaveWeight;
+use hex::mcts::{RaveWeight, Widening};
 use hex::{Color, HexMove};
 use proptest::prelude::*;
 
@@ -329,7 +329,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4\n[bool] captured_regions 0\n[string] prove_after off\n[string] prove_nodes 30\n[string] prove_empty 100\n[string] prove_share 0.3"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4\n[bool] captured_regions 0\n[string] prove_after off\n[string] prove_nodes 30\n[string] prove_empty 100\n[string] prove_share 0.3\n[string] eval_mix 0\n[string] eval_scale 0.5\n[string] widening off"
     );
     ok(&mut e, "param_hex player RANDOM");
     ok(&mut e, "param_hex exploration 0.25");
@@ -349,7 +349,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     ok(&mut e, "param_hex priors 1.5");
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4\n[bool] captured_regions 0\n[string] prove_after off\n[string] prove_nodes 30\n[string] prove_empty 100\n[string] prove_share 0.3"
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4\n[bool] captured_regions 0\n[string] prove_after off\n[string] prove_nodes 30\n[string] prove_empty 100\n[string] prove_share 0.3\n[string] eval_mix 0\n[string] eval_scale 0.5\n[string] widening off"
     );
     ok(&mut e, "param_hex rave off");
     assert_eq!((e.settings().exploration, e.settings().rave), (0.25, None));
@@ -435,6 +435,27 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     }
     ok(&mut e, "param_hex prove_after off");
     assert_eq!(e.settings().prove_after, None);
+    // Progressive widening by prior, and the static evaluation mixed into the playouts.
+    ok(&mut e, "param_hex widening 4,200,2");
+    assert_eq!(e.settings().widening, Some(Widening { start: 4, visits: 200.0, factor: 2.0 }));
+    assert!(ok(&mut e, "param_hex").contains("[string] widening 4,200,2"));
+    for bad in ["0,200,2", "4,0,2", "4,200,1", "4,200", "4,200,2,1", "2.5,200,2", "4,inf,2", "wide"] {
+        assert!(
+            fails(&mut e, &format!("param_hex widening {bad}")).contains("widening must be off or"),
+            "{bad}"
+        );
+    }
+    ok(&mut e, "param_hex widening off");
+    assert_eq!(e.settings().widening, None);
+    ok(&mut e, "param_hex eval_mix 0.3");
+    ok(&mut e, "param_hex eval_scale 0.8");
+    assert_eq!((e.settings().eval_mix, e.settings().eval_scale), (0.3, 0.8));
+    assert!(ok(&mut e, "param_hex").contains("[string] eval_mix 0.3\n[string] eval_scale 0.8\n"));
+    for bad in ["eval_mix 1.5", "eval_mix -0.1", "eval_scale -1", "eval_scale nan"] {
+        let name = bad.split(' ').next().unwrap();
+        assert!(fails(&mut e, &format!("param_hex {bad}")).contains(name), "{bad}");
+    }
+    ok(&mut e, "param_hex eval_mix 0");
     // The solver's check of the search's most visited moves.
     ok(&mut e, "param_hex verify 0.3");
     ok(&mut e, "param_hex verify_moves 6");
@@ -936,6 +957,9 @@ name
 [string] prove_nodes 30
 [string] prove_empty 100
 [string] prove_share 0.3
+[string] eval_mix 0
+[string] eval_scale 0.5
+[string] widening off
 
 ? unknown command: frobnicate
 

@@ -712,3 +712,30 @@ fn proof_attempts_below_the_root_prove_only_what_the_solver_proves() {
         assert_eq!(player.knowledge().proof_calls, 0);
     }
 }
+
+#[test]
+fn the_static_evaluation_mixed_into_playouts_favours_the_side_closer_to_connecting() {
+    use hex::play_moves;
+    // Black (top to bottom) holds most of the c column; White's stones are scattered.
+    let (position, _) = play_moves(7, ["c2", "a1", "c3", "g7", "c4", "a7", "c5", "g1"]).unwrap();
+    let game = HexGame::new(7);
+    let black = Color::Black.index() as usize;
+    let mut pure = HexPlayout::new(true).with_eval_mix(1.0, 0.5);
+    let mut half = HexPlayout::new(true).with_eval_mix(0.5, 0.5);
+    let mut plain = HexPlayout::new(true);
+    for seed in 0..20 {
+        let rewards = pure.playout(&game, &position, &mut McRng::seed_from_u64(seed), &mut Vec::new());
+        // The evaluation alone: the same for every playout, and Black's by a wide margin.
+        assert!(rewards[black] > 0.8, "{rewards:?}");
+        assert!((rewards[0] + rewards[1] - 1.0).abs() < 1e-9);
+        // Half of it: the plain result moved halfway towards the evaluation.
+        let mixed = half.playout(&game, &position, &mut McRng::seed_from_u64(seed), &mut Vec::new());
+        let result = plain.playout(&game, &position, &mut McRng::seed_from_u64(seed), &mut Vec::new());
+        assert!((mixed[black] - (0.5 * result[black] + 0.5 * rewards[black])).abs() < 1e-9);
+    }
+    // A share of 0 is the plain playout.
+    let mut none = HexPlayout::new(true).with_eval_mix(0.0, 0.5);
+    let a = none.playout(&game, &position, &mut McRng::seed_from_u64(7), &mut Vec::new());
+    let b = plain.playout(&game, &position, &mut McRng::seed_from_u64(7), &mut Vec::new());
+    assert_eq!(a, b);
+}

@@ -276,6 +276,58 @@ pub struct Config {
     /// would stop the search before it knows which move wins). `None`, the default: no
     /// attempts.
     pub prove_after: Option<u32>,
+    /// Progressive widening by prior: a node's children are ranked by their priors, and only
+    /// the first few of them may be selected, more as the node's visits grow ([`Widening`]),
+    /// so the visits go to the moves the priors favour until the node has enough visits to
+    /// look further. MoHex's trees look like this: after `f6` on 11×11 its root tried six of
+    /// its moves in 7,500 playouts. Only with priors ([`Config::prior_weight`]); `None`, the
+    /// default: every child may be selected.
+    pub widening: Option<Widening>,
+}
+
+/// How many of a node's children [`Config::widening`] lets selection consider: `start` at
+/// first, one more once the node has `visits` visits, and one more each time its visits
+/// grow by `factor` again (Chaslot et al.'s progressive unpruning): with `start` 5, `visits`
+/// 40 and `factor` 1.4, the sixth child joins at 40 visits, the seventh at 56, the tenth at
+/// about 154, the twentieth at about 4,400.
+///
+/// ```
+/// use search_core::mcts::Widening;
+///
+/// let widening = Widening { start: 5, visits: 40.0, factor: 1.4 };
+/// assert_eq!(widening.children(0), 5);
+/// assert_eq!(widening.children(39), 5);
+/// assert_eq!(widening.children(40), 6);
+/// assert_eq!(widening.children(56), 7);
+/// assert_eq!(widening.children(4_400), 19);
+/// assert_eq!(widening.children(4_500), 20);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Widening {
+    /// The children considered from the first visit (at least one).
+    pub start: u32,
+    /// The visits after which one more child joins.
+    pub visits: f64,
+    /// The growth of the visits between two more children (above 1).
+    pub factor: f64,
+}
+
+impl Widening {
+    /// How many children (by prior rank) a node visited `visits` times lets selection consider.
+    pub fn children(&self, visits: u32) -> u32 {
+        let start = self.start.max(1);
+        let n = f64::from(visits);
+        // Settings out of range (no threshold above 0, no growth above 1) widen no further.
+        if self.visits.is_nan() || self.visits <= 0.0 || n < self.visits {
+            return start;
+        }
+        if self.factor.is_nan() || self.factor <= 1.0 {
+            return start.saturating_add(1);
+        }
+        // Rounded a little up so that the thresholds themselves count (40 · 1.4 is 55.99...).
+        let steps = ((n / self.visits).ln() / self.factor.ln() + 1e-9).floor();
+        start.saturating_add(1).saturating_add(steps.min(f64::from(u32::MAX / 2)) as u32)
+    }
 }
 
 impl Config {
@@ -319,6 +371,7 @@ impl Default for Config {
             plain_every: 0,
             first_play_urgency: None,
             prove_after: None,
+            widening: None,
         }
     }
 }
@@ -685,6 +738,9 @@ struct Node<M> {
     solved: Option<Player>,
     /// The move's share of its siblings' priors (0 without priors).
     prior: f32,
+    /// The move's place among its unpruned siblings by prior, 0 for the highest
+    /// ([`Config::widening`]; 0 for every child without priors).
+    rank: u32,
     visits: u32,
     wins: f64,
     amaf_visits: u32,
@@ -705,6 +761,7 @@ impl<M> Node<M> {
             proof_tries: 0,
             solved: None,
             prior: 0.0,
+            rank: 0,
             visits: 0,
             wins: 0.0,
             amaf_visits: 0,
@@ -1081,6 +1138,11 @@ impl VisitTerms {
     }
 }
 
+/// A prior as a key that sorts like the number (priors are finite and at least 0).
+fn ordered(prior: f32) -> u32 {
+    prior.max(0.0).to_bits()
+}
+
 /// RAVE's weight of the all-moves-as-first mean for a child visited `n` times:
 /// `sqrt(k / (3n + k))` (Gelly and Silver's equivalence parameter `k`).
 fn rave_beta(k: f64, n: f64) -> f64 {
@@ -1156,6 +1218,23 @@ impl<G: Game> Search<'_, G> {
                 }
             }
         }
+        self.rank_children(node);
+    }
+
+    /// Ranks the unpruned children of `node` by prior for [`Config::widening`], the highest 0
+    /// (the first in move order among equals); pruned children go last.
+    fn rank_children(&mut self, node: usize) {
+        if self.config.widening.is_none() {
+            return;
+        }
+        let n = &self.nodes[node];
+        let first = n.first_child as usize;
+        let mut order: Vec<usize> = (first..first + n.children as usize).collect();
+        let key = |i: &usize| (self.nodes[*i].pruned, std::cmp::Reverse(ordered(self.nodes[*i].prior)));
+        order.sort_by_key(key);
+        for (rank, i) in order.into_iter().enumerate() {
+            self.nodes[i].rank = rank as u32;
+        }
     }
 
     /// Asks `knowledge` again for the priors of the grandchildren of `node` (at `state`) below
@@ -1202,6 +1281,7 @@ impl<G: Game> Search<'_, G> {
         for child in &mut self.nodes[children] {
             child.pruned = !keeps(&child.mv.expect("a child has a move"));
         }
+        self.rank_children(node);
         if self.nodes[node].solved.is_some() {
             return;
         }
@@ -1254,9 +1334,23 @@ impl<G: Game> Search<'_, G> {
         // The child without any statistics to try first, and its prior (by prior, if asked).
         let by_prior = self.config.fresh_by_prior && self.config.prior_weight > 0.0;
         let mut fresh: Option<(usize, f32)> = None;
+        // With widening, the children ranked past this many by prior wait (a proved win among
+        // them is still taken).
+        let eligible = match self.config.widening {
+            Some(widening) if self.config.prior_weight > 0.0 => widening.children(parent.visits),
+            _ => u32::MAX,
+        };
+        let mut waiting: Option<(usize, u32)> = None;
         for i in first..first + parent.children as usize {
             let child = &self.nodes[i];
             if child.pruned {
+                continue;
+            }
+            if child.rank >= eligible && child.solved.is_none_or(|winner| winner != child.mover) {
+                // The highest ranked open one waiting, should every eligible move be lost.
+                if child.solved.is_none() && waiting.is_none_or(|(_, rank)| child.rank < rank) {
+                    waiting = Some((i, child.rank));
+                }
                 continue;
             }
             let lost = match child.solved {
@@ -1315,7 +1409,10 @@ impl<G: Game> Search<'_, G> {
         if let Some((i, _)) = fresh {
             return i;
         }
-        best.map_or(best_lost.0, |(i, _)| i)
+        match (best, waiting) {
+            (Some((i, _)), _) | (None, Some((i, _))) => i,
+            (None, None) => best_lost.0,
+        }
     }
 
     /// One iteration: select, expand, play out, back up.

@@ -3,7 +3,7 @@
 
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
-use search_core::mcts::{self, Config, Insight, Knowledge, RandomPlayout, RaveWeight, Rewards};
+use search_core::mcts::{self, Config, Insight, Knowledge, RandomPlayout, RaveWeight, Rewards, Widening};
 use search_core::tree::{NodeId, Shape, Tree, TreeEval};
 use search_core::{Game, Horizon, MoveList, ToMove, WallClock, minimax};
 
@@ -1199,4 +1199,90 @@ fn a_node_left_open_is_asked_again_at_four_times_the_visits() {
     let most = 1 + (found.iterations as f64 / 2.0).log(4.0).floor() as u32;
     assert!(counts.values().all(|&n| n <= most), "{counts:?}");
     assert!(counts.values().any(|&n| n >= 3), "{counts:?}");
+}
+
+/// The root's moves ranked by [`shuffled_prior`], the highest first (the first in move order
+/// among equals).
+fn by_shuffled_prior(tree: &Tree, root: NodeId) -> Vec<u32> {
+    let mut moves = MoveList::new();
+    tree.moves(&root, &mut moves);
+    let mut moves: Vec<u32> = moves.iter().copied().collect();
+    moves.sort_by(|&a, &b| shuffled_prior(root, b).total_cmp(&shuffled_prior(root, a)));
+    moves
+}
+
+#[test]
+fn widening_keeps_the_visits_on_the_children_ranked_first_by_prior() {
+    let shape = Shape {
+        depth: 3,
+        branching: 5..=9,
+        chance: 0.0,
+        early_leaf: 0.0,
+        values: -1..=1,
+        ..Shape::default()
+    };
+    let clock = WallClock::start();
+    for seed in 0..20 {
+        let (tree, root) = Tree::random(&mut Xoshiro256PlusPlus::seed_from_u64(seed), &shape);
+        let ranked = by_shuffled_prior(&tree, root);
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        let base = Config { prior_weight: 1.0, ..Config::iterations(300).with_rave(50.0).with_seed(seed) };
+        let search = |widening: Option<Widening>, playout: &mut RandomPlayout<_>| {
+            let config = Config { widening, ..base };
+            mcts::search_with_knowledge(&tree, &root, playout, &mut ShuffledPriors, &config, &clock)
+        };
+        // Two children until a billion visits: only the two ranked first are ever visited.
+        let narrow = search(Some(Widening { start: 2, visits: 1e9, factor: 2.0 }), &mut playout);
+        let mut visited: Vec<u32> = narrow.moves.iter().filter(|m| m.visits > 0).map(|m| m.mv).collect();
+        visited.sort_unstable();
+        let mut first_two = ranked[..2].to_vec();
+        first_two.sort_unstable();
+        assert_eq!(visited, first_two, "seed {seed}");
+        assert_eq!(narrow.moves.iter().map(|m| m.visits).sum::<u32>(), 300);
+        // One more child from 10 visits on, doubling: by 300 visits five more have joined.
+        let growing = search(Some(Widening { start: 1, visits: 10.0, factor: 2.0 }), &mut playout);
+        let visited = growing.moves.iter().filter(|m| m.visits > 0).count();
+        assert!(visited <= 6, "seed {seed}: {visited} children visited");
+        assert!(visited > 2, "seed {seed}: {visited} children visited");
+        // As many children as the root has from the start: the same search as without.
+        let wide = search(Some(Widening { start: 9, visits: 1e9, factor: 2.0 }), &mut playout);
+        let plain = search(None, &mut playout);
+        assert_eq!((wide.best_move, &wide.moves), (plain.best_move, &plain.moves), "seed {seed}");
+    }
+}
+
+#[test]
+fn widening_still_finds_the_minimax_moves_given_the_visits() {
+    let clock = WallClock::start();
+    for seed in 0..40 {
+        let (tree, root) = win_loss_tree(seed);
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        let config = Config {
+            prior_weight: 1.0,
+            widening: Some(Widening { start: 1, visits: 20.0, factor: 1.5 }),
+            ..Config::iterations(3_000).with_rave(50.0).with_seed(seed)
+        };
+        let found =
+            mcts::search_with_knowledge(&tree, &root, &mut playout, &mut ShuffledPriors, &config, &clock);
+        let best = found.best_move.expect("the root has moves");
+        assert!(keeps_value(&tree, root)(best), "seed {seed}: {best} gives the value away");
+    }
+}
+
+#[test]
+fn widening_passes_over_lost_children_to_the_waiting_ones() {
+    // Two losing moves for player 0 first by prior, the winning one last; one child at a time.
+    let mut tree = Tree::new();
+    let (lose_a, lose_b, win) = (tree.leaf(-1), tree.leaf(-1), tree.leaf(1));
+    let root = tree.max(vec![lose_a, lose_b, win], 0);
+    let mut priors = OraclePriors { tree: &tree, good: 0.1, give: true, calls: 0, asked: Vec::new() };
+    let config = Config {
+        prior_weight: 1.0,
+        widening: Some(Widening { start: 1, visits: 1e9, factor: 2.0 }),
+        ..Config::iterations(100)
+    };
+    let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+    let found =
+        mcts::search_with_knowledge(&tree, &root, &mut playout, &mut priors, &config, &WallClock::start());
+    assert_eq!(found.best_move, Some(2));
 }
