@@ -27,7 +27,11 @@
 //! connecting move, or edge to edge by bridges with disjoint carriers), then on boards up to
 //! [`MAX_SOLVER_SIZE`] the exact solver within that many seconds. A proved position is scored
 //! as a win for the failing engine, [`GameEnd::Adjudicated`] with the proof; anything unproved
-//! still loses. A resignation is never adjudicated: the engine chose it.
+//! still loses. A resignation is never adjudicated: the engine chose it. A failure that loses
+//! is then checked the other way, with the same budget: a position proved won for the winner
+//! is recorded with the game (`lost` in [`GameEnd::Failed`]), so that wins handed over by a
+//! crash can be told from wins the winner held anyway (stock MoHex also crashes in positions
+//! it has lost).
 //!
 //! Each game records, per engine, how many `genmove` commands it answered and their total wall
 //! time ([`GameResult::genmoves`]; the `play`s that bring it up to date are not counted), and
@@ -134,6 +138,11 @@ pub enum GameEnd {
     Failed {
         /// What went wrong.
         failure: EngineFailure,
+        /// With [`MatchConfig::adjudicate`], a proof that the position was won for the winner
+        /// when the loser failed (the loser had lost anyway); `None` when none was found (the
+        /// failure decided the game) or the match did not adjudicate.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        lost: Option<Proof>,
     },
     /// The *winner* broke the protocol or the rules, in a position proved won for it (see
     /// [`MatchConfig::adjudicate`]).
@@ -209,13 +218,15 @@ impl std::fmt::Display for Proof {
 /// plenty for the endgames it is asked about and small next to two engines.
 const ADJUDICATION_TABLE_BITS: u32 = 18;
 
-/// A proof that `color` wins `position` with its side to move as it stands (the failing
-/// engine's, unless it failed while being told the opening), or `None` if none is found
-/// within `budget`: first the bridge chain (instant, any size), then the exact solver on the
-/// boards it takes.
-pub fn prove_win(position: &Position, color: Color, budget: Duration) -> Option<Proof> {
-    if let Some(win) = proved_win(position, color) {
-        return Some(Proof::from_bridge_chain(win));
+/// Who wins `position` as it stands (the failing engine to move, unless it failed while being
+/// told the opening), with the proof, if one is found within `budget`: the bridge chain of
+/// either colour first (instant, any size), then one run of the exact solver on the boards it
+/// takes.
+pub fn prove_winner(position: &Position, budget: Duration) -> Option<(Color, Proof)> {
+    for color in [position.to_move(), position.to_move().opponent()] {
+        if let Some(win) = proved_win(position, color) {
+            return Some((color, Proof::from_bridge_chain(win)));
+        }
     }
     if position.size() > MAX_SOLVER_SIZE {
         return None;
@@ -227,11 +238,11 @@ pub fn prove_win(position: &Position, color: Color, budget: Duration) -> Option<
         ..SolverConfig::default()
     };
     match Solver::new(config).solve(position) {
-        Ok(Solution { verdict: Verdict::Win { winner, .. }, stats }) if winner == color => {
-            Some(Proof::Solver { nodes: stats.nodes, seconds: stats.time.as_secs_f64() })
+        Ok(Solution { verdict: Verdict::Win { winner, .. }, stats }) => {
+            Some((winner, Proof::Solver { nodes: stats.nodes, seconds: stats.time.as_secs_f64() }))
         }
-        // A win for the other colour, the time limit, or a position the solver does not take
-        // (over, or with the swap available): not proved.
+        // The time limit, or a position the solver does not take (over, or with the swap
+        // available): not proved.
         _ => None,
     }
 }
@@ -241,7 +252,10 @@ impl std::fmt::Display for GameEnd {
         match self {
             GameEnd::Connected => f.write_str("connected"),
             GameEnd::Resigned => f.write_str("resigned"),
-            GameEnd::Failed { failure } => write!(f, "{}: {failure}", failure.kind()),
+            GameEnd::Failed { failure, lost: None } => write!(f, "{}: {failure}", failure.kind()),
+            GameEnd::Failed { failure, lost: Some(proof) } => {
+                write!(f, "{}: {failure}, in a position proved lost for it ({proof})", failure.kind())
+            }
             GameEnd::Adjudicated { failure, proof } => {
                 write!(f, "adjudicated after {}: {failure} ({proof})", failure.kind())
             }
@@ -845,9 +859,14 @@ fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<G
         Ending::Lost(loser, None) => (loser.other(), GameEnd::Resigned),
         // Retries are used up by now: the failure stands, and only a proof can save the game.
         Ending::Lost(failed, Some(failure)) => {
-            match config.adjudicate.and_then(|budget| prove_win(&position, color_of(failed), budget)) {
-                Some(proof) => (failed, GameEnd::Adjudicated { failure, proof }),
-                None => (failed.other(), GameEnd::Failed { failure }),
+            match config.adjudicate.and_then(|budget| prove_winner(&position, budget)) {
+                Some((winner, proof)) if winner == color_of(failed) => {
+                    (failed, GameEnd::Adjudicated { failure, proof })
+                }
+                // The failure only ended a game the failing engine had lost anyway: a report of
+                // wins by failures needs to tell these from the failures that decided a game.
+                Some((_, proof)) => (failed.other(), GameEnd::Failed { failure, lost: Some(proof) }),
+                None => (failed.other(), GameEnd::Failed { failure, lost: None }),
             }
         }
     };

@@ -6,8 +6,11 @@
 //! wins with their 95 % Wilson interval, its wins as Black and each engine's mean time over its
 //! first five answers of each game (the time that counts at equal time, see
 //! [`EngineSummary::opening_seconds_per_move`]), then the same over all the files, and how the
-//! games ended (by connecting, by the loser resigning or failing, or by adjudication). The
-//! records do not name the engines' command lines: the files given must be of the same two
+//! games ended (by connecting, by the loser resigning, by the loser failing in a position
+//! proved lost for it or in one not proved lost, or by adjudication). Only matches played
+//! with `--adjudicate` record whether a failing engine's position was lost; in the others (and
+//! in records written before that was kept) every failure counts as not proved, and
+//! `cargo xtask hex-decided` can check their positions afterwards. The records do not name the engines' command lines: the files given must be of the same two
 //! engines in the same seats.
 
 use std::path::{Path, PathBuf};
@@ -106,22 +109,24 @@ pub fn report(files: &[MatchFile]) -> String {
         out.push_str(&row("**all**", &all));
     }
     out.push_str(
-        "\n| winner | by connecting | the other resigned | the other failed | adjudicated (failed, but proved won) |\n\
-         |---|---:|---:|---:|---:|\n",
+        "\n| winner | by connecting | the other resigned | the other failed, proved lost for it | \
+         the other failed, not proved lost | adjudicated (failed, but proved won) |\n\
+         |---|---:|---:|---:|---:|---:|\n",
     );
     for id in EngineId::BOTH {
-        let mut counts = [0u64; 4];
+        let mut counts = [0u64; 5];
         for game in all.games.iter().filter(|g| g.winner == id) {
             let column = match game.end {
                 GameEnd::Connected => 0,
                 GameEnd::Resigned => 1,
-                GameEnd::Failed { .. } => 2,
-                GameEnd::Adjudicated { .. } => 3,
+                GameEnd::Failed { lost: Some(_), .. } => 2,
+                GameEnd::Failed { lost: None, .. } => 3,
+                GameEnd::Adjudicated { .. } => 4,
             };
             counts[column] += 1;
         }
-        let [c, r, f, a] = counts;
-        out.push_str(&format!("| {id} | {c} | {r} | {f} | {a} |\n"));
+        let [c, r, l, f, a] = counts;
+        out.push_str(&format!("| {id} | {c} | {r} | {l} | {f} | {a} |\n"));
     }
     out
 }
@@ -177,7 +182,7 @@ mod tests {
             "m-1.jsonl",
             &[
                 game(0, EngineId::A, GameEnd::Connected, [1.0, 2.0]),
-                game(1, EngineId::B, GameEnd::Failed { failure: crash() }, [3.0, 2.0]),
+                game(1, EngineId::B, GameEnd::Failed { failure: crash(), lost: None }, [3.0, 2.0]),
             ],
         );
         let adjudicated =
@@ -201,8 +206,31 @@ mod tests {
         assert!(text.contains("| `m-1.jsonl` | 2 | 1 |"), "{text}");
         assert!(text.contains("| `m-2.jsonl` | 2 | 1 |"), "{text}");
         // A won by connecting and by B resigning; B by A's failure and by adjudication.
-        assert!(text.contains("| A | 1 | 1 | 0 | 0 |"), "{text}");
-        assert!(text.contains("| B | 0 | 0 | 1 | 1 |"), "{text}");
+        assert!(text.contains("| A | 1 | 1 | 0 | 0 | 0 |"), "{text}");
+        assert!(text.contains("| B | 0 | 0 | 0 | 1 | 1 |"), "{text}");
+    }
+
+    #[test]
+    fn wins_by_failures_are_split_by_whether_the_position_was_lost_anyway() {
+        let dir = temp_dir("lost");
+        let lost =
+            GameEnd::Failed { failure: crash(), lost: Some(Proof::Solver { nodes: 40, seconds: 0.2 }) };
+        let path = write(
+            dir.as_path(),
+            "m.jsonl",
+            &[
+                game(0, EngineId::A, lost.clone(), [1.0, 1.0]),
+                game(1, EngineId::A, lost, [1.0, 1.0]),
+                game(2, EngineId::A, GameEnd::Failed { failure: crash(), lost: None }, [1.0, 1.0]),
+            ],
+        );
+        let text = report(&[read(&path).unwrap()]);
+        assert!(
+            text.contains("the other failed, proved lost for it | the other failed, not proved lost"),
+            "{text}"
+        );
+        assert!(text.contains("| A | 0 | 0 | 2 | 1 | 0 |"), "{text}");
+        assert!(text.contains("| B | 0 | 0 | 0 | 0 | 0 |"), "{text}");
     }
 
     #[test]

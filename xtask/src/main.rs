@@ -161,8 +161,9 @@ enum Task {
         retries: u32,
         /// Score a failure (after any retries) as a win for the failing engine when the
         /// position is proved won for its colour: by bridges with disjoint carriers on any
-        /// board, or by the exact solver within this many seconds on boards up to 11x11.
-        /// Off by default: every failure loses.
+        /// board, or by the exact solver within this many seconds on boards up to 11x11; a
+        /// failure that loses is recorded with a proof that the position was lost for it
+        /// anyway, if one is found the same way. Off by default: every failure loses.
         #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
         adjudicate: Option<f64>,
     },

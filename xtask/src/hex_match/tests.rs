@@ -165,7 +165,7 @@ fn against_broken(broken: &str, timeout: Duration) -> MatchSummary {
 
 fn failure(game: &GameResult) -> &EngineFailure {
     match &game.end {
-        GameEnd::Failed { failure } => failure,
+        GameEnd::Failed { failure, .. } => failure,
         end => panic!("game {} ended {end}, not by a failure", game.game),
     }
 }
@@ -311,6 +311,7 @@ fn results_round_trip_through_json() {
         winner_color: Color::Black,
         end: GameEnd::Failed {
             failure: EngineFailure::Timeout { command: "genmove white".into(), seconds: 1.0 },
+            lost: None,
         },
         seconds: 1.25,
         restarts: Vec::new(),
@@ -321,6 +322,8 @@ fn results_round_trip_through_json() {
     assert!(json.contains(r#""end":{"reason":"failed","failure":{"kind":"timeout""#), "{json}");
     assert!(json.contains(r#""winner_color":"black""#), "{json}");
     assert!(!json.contains("restarts"), "{json}");
+    // Nothing proved: no `lost`, as in the records written before it was kept.
+    assert!(!json.contains("lost"), "{json}");
     assert_eq!(serde_json::from_str::<GameResult>(&json).unwrap(), game);
     assert_eq!(
         game.line(),
@@ -450,18 +453,19 @@ const ONE_SECOND: Option<Duration> = Some(Duration::from_secs(1));
 fn the_solver_proves_only_real_wins() {
     // 3x3: Black's acute corner a1 loses, the centre b2 wins.
     let corner = Position::new(3).unwrap().play(HexMove::Place(Cell::new(0, 0))).unwrap();
-    assert!(matches!(prove_win(&corner, Color::White, Duration::from_secs(1)), Some(Proof::Solver { .. })));
-    assert_eq!(prove_win(&corner, Color::Black, Duration::from_secs(1)), None);
-    let centre = Position::new(3).unwrap().play(HexMove::Place(Cell::new(1, 1))).unwrap();
-    assert_eq!(prove_win(&centre, Color::White, Duration::from_secs(1)), None);
-    // Black is not to move, and wins: the centre's two edge bridges, no solver needed.
     assert!(matches!(
-        prove_win(&centre, Color::Black, Duration::from_secs(1)),
-        Some(Proof::VirtualConnection { connecting_move: None, carriers }) if carriers.len() == 2
+        prove_winner(&corner, Duration::from_secs(1)),
+        Some((Color::White, Proof::Solver { .. }))
+    ));
+    // Black is not to move, and wins: the centre's two edge bridges, no solver needed.
+    let centre = Position::new(3).unwrap().play(HexMove::Place(Cell::new(1, 1))).unwrap();
+    assert!(matches!(
+        prove_winner(&centre, Duration::from_secs(1)),
+        Some((Color::Black, Proof::VirtualConnection { connecting_move: None, carriers })) if carriers.len() == 2
     ));
     // Beyond the solver's sizes an open position is never proved.
     let big = Position::new(11).unwrap().play(HexMove::Place(Cell::new(5, 5))).unwrap();
-    assert_eq!(prove_win(&big, Color::Black, Duration::from_secs(1)), None);
+    assert_eq!(prove_winner(&big, Duration::from_secs(1)), None);
 }
 
 #[test]
@@ -511,15 +515,37 @@ fn a_crash_in_a_position_not_proved_won_still_loses() {
     let summary = one_game(CRASHER, 3, seed_with_opening(3, Cell::new(1, 1)), ONE_SECOND);
     let game = &summary.games[0];
     assert_eq!(game.winner, EngineId::A, "{}", game.line());
+    // The position was lost for White anyway (the centre's two edge bridges), and the record
+    // says so: the crash did not decide the game.
+    match &game.end {
+        GameEnd::Failed { failure: EngineFailure::Crashed { .. }, lost: Some(proof) } => {
+            assert!(
+                matches!(proof, Proof::VirtualConnection { carriers, .. } if carriers.len() == 2),
+                "{proof:?}"
+            );
+        }
+        end => panic!("{end:?}"),
+    }
     assert!(
-        matches!(&game.end, GameEnd::Failed { failure: EngineFailure::Crashed { .. } }),
+        game.line().contains("in a position proved lost for it (virtual connection, 2 bridges)"),
         "{}",
         game.line()
     );
-    // On 11x11 one Black stone proves nothing, and the solver does not take the board.
+    let json = serde_json::to_string(game).unwrap();
+    assert!(json.contains(r#""lost":{"method":"virtual-connection""#), "{json}");
+    // On 11x11 one Black stone proves nothing, and the solver does not take the board: the
+    // crash decided the game.
     let summary = one_game(CRASHER, 11, 1, ONE_SECOND);
     assert_eq!(summary.games[0].winner, EngineId::A, "{}", summary.games[0].line());
+    assert!(
+        matches!(summary.games[0].end, GameEnd::Failed { lost: None, .. }),
+        "{}",
+        summary.games[0].line()
+    );
     assert_eq!(summary.engines[1].failures, 1);
+    // Without adjudication nothing is proved either way.
+    let strict = one_game(CRASHER, 3, seed_with_opening(3, Cell::new(1, 1)), None);
+    assert!(matches!(strict.games[0].end, GameEnd::Failed { lost: None, .. }), "{}", strict.games[0].line());
 }
 
 #[test]
