@@ -12,6 +12,14 @@
 //! in records written before that was kept) every failure counts as not proved, and
 //! `cargo xtask hex-decided` can check their positions afterwards. The records do not name the engines' command lines: the files given must be of the same two
 //! engines in the same seats.
+//!
+//! With `--beside FILE...`, the files of a second run on the same openings (engine A another
+//! version of the same player, engine B the same opponent, one file beside each file given, in
+//! the same order) are compared game by game ([`pair`]): the games won in both runs, in
+//! neither, and in only one of them, with the two-sided sign test of the last two
+//! ([`search_core::arena::sign_test`]). Two runs side by side on the same openings tell two
+//! versions apart with fewer games than their win rates alone, since the openings that both win
+//! or both lose drop out.
 
 use std::path::{Path, PathBuf};
 
@@ -43,6 +51,33 @@ pub enum ReportError {
     Empty {
         /// The file.
         path: PathBuf,
+    },
+    /// The files to compare game by game are not as many as the files beside them.
+    #[error("{files} files against {beside} beside them: give one file beside each, in the same order")]
+    Unmatched {
+        /// How many files.
+        files: usize,
+        /// How many files beside them.
+        beside: usize,
+    },
+    /// Two games of the same number in files compared game by game did not start alike.
+    #[error(
+        "game {game} of {} opened {first} and game {game} of {} opened {second}: \
+         not the same openings and colours",
+        path.display(),
+        beside.display()
+    )]
+    NotPaired {
+        /// The file.
+        path: PathBuf,
+        /// The file beside it.
+        beside: PathBuf,
+        /// The game's number.
+        game: u64,
+        /// How the game of `path` started: its opening and engine A's colour.
+        first: String,
+        /// How the game of `beside` started.
+        second: String,
     },
 }
 
@@ -129,6 +164,89 @@ pub fn report(files: &[MatchFile]) -> String {
         out.push_str(&format!("| {id} | {c} | {r} | {l} | {f} | {a} |\n"));
     }
     out
+}
+
+/// Engine A of two runs on the same openings and colours, game by game: the same games of the
+/// same files played by two versions of a player against the same opponent.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Paired {
+    /// The games present in both runs (a run cut short has fewer).
+    pub games: u64,
+    /// Won by engine A in both runs.
+    pub both: u64,
+    /// Lost by engine A in both runs.
+    pub neither: u64,
+    /// Won by engine A only in the first run.
+    pub only_first: u64,
+    /// Won by engine A only in the run beside it.
+    pub only_beside: u64,
+}
+
+impl Paired {
+    /// The two-sided exact sign test of the games won in one run only
+    /// ([`search_core::arena::sign_test`]).
+    pub fn sign_test(&self) -> f64 {
+        search_core::arena::sign_test(self.only_first, self.only_beside)
+    }
+}
+
+/// How a game started: its opening and engine A's colour, the two things a paired game shares.
+fn start(game: &GameResult) -> String {
+    let colour = if game.black == EngineId::A { "black" } else { "white" };
+    format!("{} with engine A {colour}", game.opening)
+}
+
+/// Pairs the games of `files` with those of `beside` (the first file with the first, and so
+/// on; games by their number, those missing from either file left out) and counts who won
+/// them. Games of the same number must share their opening and colours: the files must come
+/// from `hex-match` runs with the same seeds and seats.
+pub fn pair(files: &[MatchFile], beside: &[MatchFile]) -> Result<Paired, ReportError> {
+    if files.len() != beside.len() {
+        return Err(ReportError::Unmatched { files: files.len(), beside: beside.len() });
+    }
+    let mut paired = Paired::default();
+    for (file, other) in files.iter().zip(beside) {
+        for game in &file.summary.games {
+            let Some(twin) = other.summary.games.iter().find(|g| g.game == game.game) else {
+                continue;
+            };
+            if game.opening != twin.opening || game.black != twin.black {
+                return Err(ReportError::NotPaired {
+                    path: file.path.clone(),
+                    beside: other.path.clone(),
+                    game: game.game,
+                    first: start(game),
+                    second: start(twin),
+                });
+            }
+            paired.games += 1;
+            match (game.winner == EngineId::A, twin.winner == EngineId::A) {
+                (true, true) => paired.both += 1,
+                (false, false) => paired.neither += 1,
+                (true, false) => paired.only_first += 1,
+                (false, true) => paired.only_beside += 1,
+            }
+        }
+    }
+    Ok(paired)
+}
+
+/// The Markdown table of a game-by-game comparison, with each run's wins over the paired games.
+pub fn paired_report(paired: &Paired) -> String {
+    format!(
+        "\n| game by game | paired games | A won in the files | A won beside | both | neither | \
+         only in the files | only beside | sign test p |\n\
+         |---|---:|---:|---:|---:|---:|---:|---:|---:|\n\
+         | engine A | {} | {} | {} | {} | {} | {} | {} | {:.3} |\n",
+        paired.games,
+        paired.both + paired.only_first,
+        paired.both + paired.only_beside,
+        paired.both,
+        paired.neither,
+        paired.only_first,
+        paired.only_beside,
+        paired.sign_test(),
+    )
 }
 
 #[cfg(test)]
@@ -231,6 +349,54 @@ mod tests {
         );
         assert!(text.contains("| A | 0 | 0 | 2 | 1 | 0 |"), "{text}");
         assert!(text.contains("| B | 0 | 0 | 0 | 0 | 0 |"), "{text}");
+    }
+
+    /// Two runs of engine A on the same openings: game 0 won by both, game 1 by the first run
+    /// only, game 2 by the run beside only, game 3 by neither; a game missing beside is left out.
+    #[test]
+    fn runs_on_the_same_openings_are_compared_game_by_game() {
+        let dir = temp_dir("paired");
+        let won = |n, w| game(n, w, GameEnd::Connected, [1.0, 1.0]);
+        use EngineId::{A, B};
+        let first =
+            write(dir.as_path(), "new-1.jsonl", &[won(0, A), won(1, A), won(2, B), won(3, B), won(4, A)]);
+        let beside = write(dir.as_path(), "old-1.jsonl", &[won(0, A), won(1, B), won(2, A), won(3, B)]);
+        let paired = pair(&[read(&first).unwrap()], &[read(&beside).unwrap()]).unwrap();
+        assert_eq!(paired, Paired { games: 4, both: 1, neither: 1, only_first: 1, only_beside: 1 });
+        assert_eq!(paired.sign_test(), 1.0);
+        let text = paired_report(&paired);
+        assert!(text.contains("| engine A | 4 | 2 | 2 | 1 | 1 | 1 | 1 | 1.000 |"), "{text}");
+
+        // Eight games won only in the first run of eight split: p = 2 / 2^8.
+        let all_first: Vec<_> = (0..8).map(|n| won(n, A)).collect();
+        let all_lost: Vec<_> = (0..8).map(|n| won(n, B)).collect();
+        let a = write(dir.as_path(), "a.jsonl", &all_first);
+        let b = write(dir.as_path(), "b.jsonl", &all_lost);
+        let paired = pair(&[read(&a).unwrap()], &[read(&b).unwrap()]).unwrap();
+        assert_eq!((paired.only_first, paired.only_beside), (8, 0));
+        assert!((paired.sign_test() - 2.0 / 256.0).abs() < 1e-12);
+        assert!(paired_report(&paired).contains("| 0.008 |"));
+    }
+
+    #[test]
+    fn runs_that_did_not_start_alike_are_refused() {
+        let dir = temp_dir("unpaired");
+        let first = game(0, EngineId::A, GameEnd::Connected, [1.0, 1.0]);
+        let mut other_opening = first.clone();
+        other_opening.opening = "d4".into();
+        let mut other_colour = first.clone();
+        other_colour.black = EngineId::B;
+        other_colour.white = EngineId::A;
+        let path = write(dir.as_path(), "first.jsonl", std::slice::from_ref(&first));
+        let file = read(&path).unwrap();
+        for (name, twin) in [("opening.jsonl", other_opening), ("colour.jsonl", other_colour)] {
+            let beside = read(&write(dir.as_path(), name, &[twin])).unwrap();
+            let error = pair(std::slice::from_ref(&file), &[beside]).unwrap_err();
+            assert!(matches!(error, ReportError::NotPaired { game: 0, .. }), "{error}");
+            assert!(error.to_string().contains("c3 with engine A black"), "{error}");
+        }
+        let error = pair(std::slice::from_ref(&file), &[]).unwrap_err();
+        assert!(matches!(error, ReportError::Unmatched { files: 1, beside: 0 }), "{error}");
     }
 
     #[test]

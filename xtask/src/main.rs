@@ -198,12 +198,19 @@ enum Task {
     /// Add up the games of several `hex-match --out` files of the same two engines: each
     /// file's and all files' wins of engine A with the 95% Wilson interval, wins as Black, each
     /// engine's mean time over its first five answers of each game, and how the games ended,
-    /// as a Markdown table. Exits with 2 on a file that cannot be read or holds no games.
+    /// as a Markdown table. With --beside, a second run on the same openings is compared with
+    /// it game by game, with the sign test. Exits with 2 on a file that cannot be read or holds
+    /// no games, or on files beside that do not pair with the files.
     #[command(name = "hex-match-report")]
     HexMatchReport {
         /// The games: JSON lines files written by `hex-match --out`.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// The files of a second run of the same seeds and seats (engine A another version,
+        /// engine B the same opponent), one beside each file, in the same order: the two runs
+        /// are compared game by game.
+        #[arg(long, num_args = 1.., value_name = "FILE")]
+        beside: Vec<PathBuf>,
         /// Also write the table to this file.
         #[arg(long)]
         out: Option<PathBuf>,
@@ -918,10 +925,20 @@ fn main() -> ExitCode {
             };
             return ExitCode::from(hex_openings::main(&config));
         }
-        Task::HexMatchReport { files, out } => {
-            let read: Result<Vec<_>, _> = files.iter().map(|f| hex_match_report::read(f)).collect();
-            let text = match read {
-                Ok(files) => hex_match_report::report(&files),
+        Task::HexMatchReport { files, beside, out } => {
+            let read = |paths: &[PathBuf]| -> Result<Vec<_>, _> {
+                paths.iter().map(|f| hex_match_report::read(f)).collect()
+            };
+            let text = read(&files).and_then(|files| {
+                let mut text = hex_match_report::report(&files);
+                if !beside.is_empty() {
+                    let paired = hex_match_report::pair(&files, &read(&beside)?)?;
+                    text.push_str(&hex_match_report::paired_report(&paired));
+                }
+                Ok(text)
+            });
+            let text = match text {
+                Ok(text) => text,
                 Err(e) => {
                     eprintln!("error: {e}");
                     return ExitCode::from(2);

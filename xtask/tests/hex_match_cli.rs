@@ -112,3 +112,37 @@ fn bad_arguments_exit_two() {
         assert_eq!(output.status.code(), Some(2), "{args:?}: {}", text(&output.stderr));
     }
 }
+
+/// Two runs of the same seed, engine A the same resigner and engine B another opponent, compared
+/// game by game by `hex-match-report --beside`; files that do not pair exit with 2.
+#[test]
+fn the_report_compares_two_runs_game_by_game() {
+    let dir = std::env::temp_dir().join(format!("hex-match-report-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let run = |b: &str, seed: &str, out: &str| {
+        let output =
+            xtask(&[RESIGNER, b, "--games", "4", "--size", "4", "--seed", seed, "--out", &path(out)]);
+        assert_eq!(output.status.code(), Some(0), "{}", text(&output.stderr));
+    };
+    // Against the crasher A wins all four; against a resigner only as Black (games 0 and 2),
+    // since the side to move after the referee's opening stone resigns.
+    run(PLAY_CRASHER, "5", "first.jsonl");
+    run(RESIGNER, "5", "beside.jsonl");
+    run(RESIGNER, "6", "other-seed.jsonl");
+    let report = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_xtask")).arg("hex-match-report").args(args).output().unwrap()
+    };
+    let output = report(&[&path("first.jsonl"), "--beside", &path("beside.jsonl")]);
+    let stdout = text(&output.stdout);
+    assert_eq!(output.status.code(), Some(0), "{stdout}{}", text(&output.stderr));
+    assert!(stdout.contains("| engine A | 4 | 4 | 2 | 2 | 0 | 2 | 0 | 0.500 |"), "{stdout}");
+
+    let output = report(&[&path("first.jsonl"), &path("beside.jsonl"), "--beside", &path("beside.jsonl")]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("2 files against 1 beside them"), "{}", text(&output.stderr));
+    let output = report(&[&path("first.jsonl"), "--beside", &path("other-seed.jsonl")]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(text(&output.stderr).contains("not the same openings and colours"), "{}", text(&output.stderr));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -261,3 +261,46 @@ fn wilson_matches_known_intervals() {
     let (low, high) = arena::wilson(1.0, 2);
     assert!(close(low + high, 1.0), "symmetric at one half");
 }
+
+/// The sign test's tail, counted exactly in integers: twice the number of ways to split `n`
+/// pairs at least as unevenly, over 2^n.
+fn exact_sign_test(a: u64, b: u64) -> f64 {
+    let n = a + b;
+    let mut choose = 1u128;
+    let mut ways = 0u128;
+    for i in 0..=a.min(b) {
+        ways += choose;
+        choose = choose * u128::from(n - i) / u128::from(i + 1);
+    }
+    (2.0 * ways as f64 / (1u128 << n) as f64).min(1.0)
+}
+
+#[test]
+fn sign_test_matches_known_values() {
+    // Values quoted in the repository's match notes, and the exact binomial tails.
+    assert!((arena::sign_test(16, 8) - 0.1516).abs() < 1e-4);
+    assert!((arena::sign_test(44, 29) - 0.1007).abs() < 1e-3);
+    assert!((arena::sign_test(24, 10) - 0.0243).abs() < 1e-3);
+    assert_eq!(arena::sign_test(5, 5), 1.0);
+    assert_eq!(arena::sign_test(0, 0), 1.0);
+    assert!((arena::sign_test(0, 1) - 1.0).abs() < 1e-12);
+    assert!((arena::sign_test(0, 10) - 2.0 / 1024.0).abs() < 1e-12);
+    // Long runs stay finite and tiny rather than underflowing to nothing or overflowing.
+    // 2^-1100 is below the smallest f64, but the tail is not: about 0.0028 (normal approximation).
+    let long = arena::sign_test(600, 500);
+    assert!(long > 0.002 && long < 0.004, "{long}");
+    assert!(arena::sign_test(2000, 100) < 1e-100);
+    assert!((arena::sign_test(1000, 1000) - 1.0).abs() < 1e-12);
+}
+
+proptest! {
+    /// The logarithmic sum equals the integer count, is symmetric, and never leaves [0, 1].
+    #[test]
+    fn sign_test_equals_the_exact_count(a in 0u64..60, b in 0u64..60) {
+        let p = arena::sign_test(a, b);
+        prop_assert!((0.0..=1.0).contains(&p));
+        prop_assert_eq!(p, arena::sign_test(b, a));
+        let exact = exact_sign_test(a, b);
+        prop_assert!((p - exact).abs() <= 1e-9 * exact.max(1e-300) + 1e-12, "{} against {}", p, exact);
+    }
+}
