@@ -170,8 +170,6 @@ pub fn report(files: &[MatchFile]) -> String {
 /// same files played by two versions of a player against the same opponent.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Paired {
-    /// The games present in both runs (a run cut short has fewer).
-    pub games: u64,
     /// Won by engine A in both runs.
     pub both: u64,
     /// Lost by engine A in both runs.
@@ -183,6 +181,11 @@ pub struct Paired {
 }
 
 impl Paired {
+    /// The games present in both runs (a run cut short has fewer).
+    pub fn games(&self) -> u64 {
+        self.both + self.neither + self.only_first + self.only_beside
+    }
+
     /// The two-sided exact sign test of the games won in one run only
     /// ([`search_core::arena::sign_test`]).
     pub fn sign_test(&self) -> f64 {
@@ -219,7 +222,6 @@ pub fn pair(files: &[MatchFile], beside: &[MatchFile]) -> Result<Paired, ReportE
                     second: start(twin),
                 });
             }
-            paired.games += 1;
             match (game.winner == EngineId::A, twin.winner == EngineId::A) {
                 (true, true) => paired.both += 1,
                 (false, false) => paired.neither += 1,
@@ -238,7 +240,7 @@ pub fn paired_report(paired: &Paired) -> String {
          only in the files | only beside | sign test p |\n\
          |---|---:|---:|---:|---:|---:|---:|---:|---:|\n\
          | engine A | {} | {} | {} | {} | {} | {} | {} | {:.3} |\n",
-        paired.games,
+        paired.games(),
         paired.both + paired.only_first,
         paired.both + paired.only_beside,
         paired.both,
@@ -362,7 +364,8 @@ mod tests {
             write(dir.as_path(), "new-1.jsonl", &[won(0, A), won(1, A), won(2, B), won(3, B), won(4, A)]);
         let beside = write(dir.as_path(), "old-1.jsonl", &[won(0, A), won(1, B), won(2, A), won(3, B)]);
         let paired = pair(&[read(&first).unwrap()], &[read(&beside).unwrap()]).unwrap();
-        assert_eq!(paired, Paired { games: 4, both: 1, neither: 1, only_first: 1, only_beside: 1 });
+        assert_eq!(paired, Paired { both: 1, neither: 1, only_first: 1, only_beside: 1 });
+        assert_eq!(paired.games(), 4);
         assert_eq!(paired.sign_test(), 1.0);
         let text = paired_report(&paired);
         assert!(text.contains("| engine A | 4 | 2 | 2 | 1 | 1 | 1 | 1 | 1.000 |"), "{text}");
