@@ -267,6 +267,7 @@ mod tests {
             restarts: Vec::new(),
             genmoves: [MoveTime::default(); 2],
             move_seconds: Default::default(),
+            assisted: 0,
         }
     }
 

@@ -42,6 +42,11 @@
 //! opening, where the games are decided (MoHex at `max_time 1` takes about 1.5 s a move there,
 //! as its search never gets less than one second after its pre-search).
 //!
+//! With [`MatchConfig::assist`] (`--assist COMMAND --assist-moves N`) a third engine plays
+//! engine A's first N moves of every game and A plays on from there ([`Assist`]): a
+//! diagnostic for whether A's games are lost in the opening, by comparing such a run with a
+//! plain one on the same openings (`hex-match-report --beside`).
+//!
 //! Engine command lines are split into words by [`engine::split_command`] (simple shell
 //! quoting, no shell features); use `sh -c '…'` for anything more.
 
@@ -89,6 +94,27 @@ pub struct MatchConfig {
     /// a position proved won for the failing engine's colour wins instead (see the module
     /// docs); `budget` is the exact solver's time limit on boards it takes.
     pub adjudicate: Option<Duration>,
+    /// Another engine that plays engine A's first moves of every game (a diagnostic, see
+    /// [`Assist`]); `None`: engine A plays all its moves.
+    pub assist: Option<Assist>,
+}
+
+/// An assistant for engine A: it plays A's first [`Assist::moves`] moves of every game, and
+/// A then plays on from the position they made, told those moves with `play` like the
+/// opponent's.
+///
+/// A diagnostic for where A's games are lost: if A wins no more often when a stronger
+/// program plays its first ten moves, its games are not lost in the opening. The assistant is
+/// asked `genmove` like any engine and its answers are judged as A's; a failure of the
+/// assistant is scored as A's failure (restarts and adjudication included). Its time is not
+/// A's: [`GameResult::move_seconds`] and [`GameResult::genmoves`] hold A's own answers only,
+/// and [`GameResult::assisted`] says how many of A's moves the assistant played.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Assist {
+    /// The assistant's command line, split like the engines'.
+    pub command: String,
+    /// How many of engine A's moves of each game the assistant plays.
+    pub moves: usize,
 }
 
 /// One of the two engines of a match.
@@ -325,6 +351,15 @@ pub struct GameResult {
     /// decided.
     #[serde(default, skip_serializing_if = "no_move_seconds")]
     pub move_seconds: [Vec<f64>; 2],
+    /// How many of engine A's moves the assistant played ([`MatchConfig::assist`]); 0, and
+    /// left out of the JSON, without one.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub assisted: usize,
+}
+
+/// Whether a count is zero (it is then left out of the JSON).
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
 
 /// Whether a record has no per-move times (they are then left out of its JSON).
@@ -762,10 +797,17 @@ pub fn play_match(
         Seat::new(EngineId::A, &config.engines[0], config.engine_stderr)?,
         Seat::new(EngineId::B, &config.engines[1], config.engine_stderr)?,
     ];
-    // Start both and set up a board before the first game, so a wrong program name, a
+    // The assistant plays for A, so its errors are reported as A's.
+    let mut assistant = match &config.assist {
+        Some(assist) if assist.moves > 0 => {
+            Some(Seat::new(EngineId::A, &assist.command, config.engine_stderr)?)
+        }
+        _ => None,
+    };
+    // Start every engine and set up a board before the first game, so a wrong program name, a
     // missing configuration file or an unsupported board size fails the match at once instead
     // of losing every game for that engine.
-    for seat in &mut seats {
+    for seat in seats.iter_mut().chain(assistant.as_mut()) {
         seat.process()?;
         if let Err(failure) = seat.sync(&[], config)? {
             return Err(MatchError::Setup { id: seat.id, command: seat.command.clone(), failure });
@@ -773,11 +815,11 @@ pub fn play_match(
     }
     let mut games = Vec::new();
     for game in 0..config.games {
-        let result = play_game(config, game, &mut seats)?;
+        let result = play_game(config, game, &mut seats, &mut assistant)?;
         on_game(&result)?;
         games.push(result);
     }
-    for seat in &mut seats {
+    for seat in seats.iter_mut().chain(assistant.as_mut()) {
         if let Some(process) = seat.process.take() {
             process.quit();
         }
@@ -785,8 +827,13 @@ pub fn play_match(
     Ok(MatchSummary::new(&config.engines, games))
 }
 
-/// Plays game number `game`.
-fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<GameResult, MatchError> {
+/// Plays game number `game`, the assistant (if any) playing engine A's first moves.
+fn play_game(
+    config: &MatchConfig,
+    game: u64,
+    seats: &mut [Seat; 2],
+    assistant: &mut Option<Seat>,
+) -> Result<GameResult, MatchError> {
     let started = Instant::now();
     let black = if game.is_multiple_of(2) { EngineId::A } else { EngineId::B };
     let engine_of = |color: Color| if color == Color::Black { black } else { black.other() };
@@ -799,7 +846,9 @@ fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<G
     let mut restarts = Vec::new();
     let mut genmoves = [MoveTime::default(); 2];
     let mut move_seconds = [Vec::new(), Vec::new()];
-    for seat in seats.iter_mut() {
+    let assist_moves = if assistant.is_some() { config.assist.as_ref().map_or(0, |a| a.moves) } else { 0 };
+    let mut assisted = 0;
+    for seat in seats.iter_mut().chain(assistant.as_mut()) {
         seat.known = None;
     }
     let ending = 'game: {
@@ -817,7 +866,12 @@ fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<G
             let color = position.to_move();
             let mover = engine_of(color);
             let command = format!("genmove {color}");
-            let (seat, budget) = (&mut seats[mover.index()], &mut budgets[mover.index()]);
+            let assisting = mover == EngineId::A && assisted < assist_moves;
+            let budget = &mut budgets[mover.index()];
+            let seat = match assistant.as_mut() {
+                Some(helper) if assisting => helper,
+                _ => &mut seats[mover.index()],
+            };
             // The mover hears the opponent's last move with `play` just before it is asked.
             let asked = attempt(seat, budget, &mut restarts, |seat| {
                 if let Err(failure) = seat.sync(&moves, config)? {
@@ -832,7 +886,8 @@ fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<G
                         | EngineFailure::Timeout { .. }
                         | EngineFailure::Garbage { .. })
                 );
-                if answered {
+                // The assistant's time is not the mover's.
+                if answered && !assisting {
                     let elapsed = asked.elapsed();
                     genmoves[mover.index()].add(elapsed);
                     move_seconds[mover.index()].push(elapsed.as_secs_f64());
@@ -848,8 +903,10 @@ fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<G
                 Ok(Some(mv)) => {
                     position = position.play(mv).expect("judged legal");
                     moves.push(move_name(mv));
-                    // `genmove` played the move on the mover's own board.
+                    // `genmove` played the move on the board of the engine that chose it; an
+                    // assisted engine hears it with `play` before its next answer.
                     seat.known = Some(moves.len());
+                    assisted += usize::from(assisting);
                 }
             }
         }
@@ -883,6 +940,7 @@ fn play_game(config: &MatchConfig, game: u64, seats: &mut [Seat; 2]) -> Result<G
         restarts,
         genmoves,
         move_seconds,
+        assisted,
     })
 }
 
@@ -913,6 +971,9 @@ pub fn run(config: &MatchConfig, out: Option<&Path>) -> Result<MatchSummary, Mat
     }
     for id in EngineId::BOTH {
         println!("engine {id}: {}", config.engines[id.index()]);
+    }
+    if let Some(assist) = config.assist.as_ref().filter(|assist| assist.moves > 0) {
+        println!("assistant: {} plays engine A's first {} moves of each game", assist.command, assist.moves);
     }
     let summary = play_match(config, |game| {
         println!("{}", game.line());

@@ -272,6 +272,7 @@ mod tests {
             restarts: Vec::new(),
             genmoves: seconds.map(|s| MoveTime { moves: 1, seconds: s }),
             move_seconds: seconds.map(|s| vec![s]),
+            assisted: 0,
         }
     }
 

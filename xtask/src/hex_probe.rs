@@ -655,6 +655,7 @@ mod tests {
             restarts: Vec::new(),
             genmoves: [MoveTime::default(); 2],
             move_seconds: Default::default(),
+            assisted: 0,
         };
         // The same game twice: each position is written once.
         let line = serde_json::to_string(&game).unwrap();

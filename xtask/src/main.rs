@@ -166,6 +166,15 @@ enum Task {
         /// anyway, if one is found the same way. Off by default: every failure loses.
         #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
         adjudicate: Option<f64>,
+        /// A third engine's command line that plays engine A's first moves of every game (a
+        /// diagnostic: are A's games lost in the opening?); A plays on from there. The
+        /// assistant's failures count as A's; its time is not A's.
+        #[arg(long, value_name = "COMMAND")]
+        assist: Option<String>,
+        /// How many of engine A's moves of each game the assistant plays.
+        #[arg(long, value_name = "N", default_value_t = 1, requires = "assist",
+              value_parser = clap::value_parser!(u32).range(1..))]
+        assist_moves: u32,
     },
     /// Solve every Hex opening of each size with the exact solver, check the maps against the
     /// published ones and report the time.
@@ -766,6 +775,8 @@ fn main() -> ExitCode {
             engine_stderr,
             retries,
             adjudicate,
+            assist,
+            assist_moves,
         } => {
             let config = hex_match::MatchConfig {
                 engines: [engine_a, engine_b],
@@ -776,6 +787,7 @@ fn main() -> ExitCode {
                 engine_stderr,
                 retries,
                 adjudicate: adjudicate.map(std::time::Duration::from_secs_f64),
+                assist: assist.map(|command| hex_match::Assist { command, moves: assist_moves as usize }),
             };
             hex_match::run(&config, out.as_deref()).map(|_| ()).map_err(|e| e.to_string())
         }

@@ -107,6 +107,8 @@ fn bad_arguments_exit_two() {
         &[RESIGNER, RESIGNER, "--colour", "black"],
         &[RESIGNER, RESIGNER, "--adjudicate", "0"],
         &[RESIGNER, RESIGNER, "--adjudicate"],
+        &[RESIGNER, RESIGNER, "--assist-moves", "2"],
+        &[RESIGNER, RESIGNER, "--assist", RESIGNER, "--assist-moves", "0"],
     ] {
         let output = xtask(args);
         assert_eq!(output.status.code(), Some(2), "{args:?}: {}", text(&output.stderr));

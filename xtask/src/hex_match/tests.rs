@@ -61,6 +61,7 @@ fn config(a: String, b: String, games: u64, size: u8) -> MatchConfig {
         engine_stderr: false,
         retries: 0,
         adjudicate: None,
+        assist: None,
     }
 }
 
@@ -317,6 +318,7 @@ fn results_round_trip_through_json() {
         restarts: Vec::new(),
         genmoves: [MoveTime { moves: 0, seconds: 0.0 }, MoveTime { moves: 1, seconds: 0.5 }],
         move_seconds: [vec![], vec![0.5]],
+        assisted: 0,
     };
     let json = serde_json::to_string(&game).unwrap();
     assert!(json.contains(r#""end":{"reason":"failed","failure":{"kind":"timeout""#), "{json}");
@@ -603,4 +605,55 @@ fn a_resignation_is_never_adjudicated() {
     assert_eq!((summary.games[0].winner, &summary.games[0].end), (EngineId::A, &GameEnd::Resigned));
     assert_eq!(summary.games[0].genmoves[EngineId::B.index()].moves, 1, "a resignation is an answer");
     assert_eq!((summary.engines[1].resignations, summary.engines[1].adjudications), (1, 0));
+}
+
+#[test]
+fn an_assistant_plays_engine_a_first_moves_and_a_hears_them() {
+    let dir = std::env::temp_dir().join(format!("hex-match-assist-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("a.log");
+    // A writes down every command and resigns whenever it is asked for a move.
+    let a = format!(
+        r#"sh -c 'while read c rest; do echo "$c $rest" >> {}; case $c in genmove) printf "= resign\n\n";; *) printf "=\n\n";; esac; done'"#,
+        log.display()
+    );
+    let config = MatchConfig {
+        assist: Some(Assist { command: random_engine(3), moves: 2 }),
+        ..config(a, random_engine(2), 2, 5)
+    };
+    let summary = play_match(&config, |_| Ok(())).unwrap();
+    for game in &summary.games {
+        assert_eq!(game.assisted, 2, "{}", game.line());
+        // A resigns at its third move: after the opening, B's moves and A's two assisted ones.
+        assert_eq!((game.winner, &game.end), (EngineId::B, &GameEnd::Resigned), "{}", game.line());
+        let expected = if game.black == EngineId::A { 6 } else { 5 };
+        assert_eq!(game.moves.len(), expected, "{:?}", game.moves);
+        // The assistant's answers are not A's: A answered once, with its resignation.
+        assert_eq!((game.genmoves[0].moves, game.move_seconds[0].len()), (1, 1));
+        check_replay(game, 5);
+    }
+    // Each game's commands to A, from its `clear_board` on: every move of the game, the
+    // assistant's included, is relayed with `play` before A's one `genmove`.
+    let text = std::fs::read_to_string(&log).unwrap();
+    let games: Vec<&str> = text.split("clear_board").skip(2).collect();
+    assert_eq!(games.len(), summary.games.len(), "{text}");
+    for (commands, game) in games.iter().zip(&summary.games) {
+        let plays: Vec<String> =
+            commands.lines().filter(|line| line.starts_with("play")).map(String::from).collect();
+        let expected: Vec<String> = game
+            .moves
+            .iter()
+            .enumerate()
+            .map(|(i, mv)| format!("play {} {mv}", if i % 2 == 0 { "black" } else { "white" }))
+            .collect();
+        assert_eq!(plays, expected, "{commands}");
+        let genmove = commands.find("genmove").expect("A is asked once");
+        assert!(commands[..genmove].matches("play").count() == game.moves.len(), "{commands}");
+    }
+    // The assistant's use is recorded only when there is one.
+    let json = serde_json::to_string(&summary.games[0]).unwrap();
+    assert!(json.contains("\"assisted\":2"), "{json}");
+    let plain = GameResult { assisted: 0, ..summary.games[0].clone() };
+    assert!(!serde_json::to_string(&plain).unwrap().contains("assisted"));
+    std::fs::remove_dir_all(&dir).unwrap();
 }
