@@ -846,7 +846,8 @@ fn play_game(
     let mut restarts = Vec::new();
     let mut genmoves = [MoveTime::default(); 2];
     let mut move_seconds = [Vec::new(), Vec::new()];
-    let assist_moves = if assistant.is_some() { config.assist.as_ref().map_or(0, |a| a.moves) } else { 0 };
+    // The assistant is started only when it plays a move at all.
+    let assist_moves = config.assist.as_ref().map_or(0, |assist| assist.moves);
     let mut assisted = 0;
     for seat in seats.iter_mut().chain(assistant.as_mut()) {
         seat.known = None;
