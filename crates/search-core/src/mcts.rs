@@ -976,6 +976,9 @@ impl<M: Copy + PartialEq> SearchTree<M> {
             if count > 0 {
                 kept[next].first_child = kept.len() as u32;
                 kept.extend_from_slice(&self.nodes[first..first + count]);
+            } else {
+                // A leaf's first child pointed past the old arena's end, beyond the new one's.
+                kept[next].first_child = 0;
             }
             next += 1;
         }
@@ -1035,7 +1038,11 @@ pub fn search_in_tree<G: Game, P: Playout<G>, K: Knowledge<G> + ?Sized, C: Clock
     if rave {
         search.marks = vec![0; MAX_PLAYERS * game.move_space()];
     }
-    if !search.nodes[0].expanded {
+    // A kept root without children is grown again from `state`: below a node whose state the
+    // knowledge replaced (see `Knowledge::equivalent`) it may have been a finished game, and
+    // its proof stops every iteration at the root, though `state` itself has moves.
+    if !search.nodes[0].expanded || search.nodes[0].children == 0 {
+        search.nodes[0].solved = None;
         search.expand(0, state, knowledge);
     }
     search.refine(0, state, knowledge);

@@ -897,6 +897,62 @@ fn a_kept_tree_drops_what_grew_below_replaced_nodes_and_asks_again() {
     assert_eq!(replaced[1..3], [1, 2], "{replaced:?}");
 }
 
+/// Nim (take 1, 2 or 3; whoever takes the last stone wins) as `(stones, player)`.
+struct TwoNim;
+
+impl Game for TwoNim {
+    type State = (u32, u8);
+    type Move = u32;
+
+    fn to_move(&self, &(stones, player): &(u32, u8)) -> ToMove {
+        if stones == 0 { ToMove::Terminal } else { ToMove::Player(player) }
+    }
+    fn moves(&self, &(stones, _): &(u32, u8), moves: &mut MoveList<u32>) {
+        moves.extend((1..=3).filter(|&take| take <= stones));
+    }
+    fn play(&self, &(stones, player): &(u32, u8), take: u32) -> (u32, u8) {
+        assert!(take <= stones, "take {take} of {stones}");
+        (stones - take, 1 - player)
+    }
+}
+
+/// Knowledge that replaces a pile of 8 by a pile of 4, which has the same winner (the player to
+/// move loses both) and the same moves, as Hex's fill-in replaces a position by one with more
+/// stones: below it the search's states are smaller than the game's.
+struct Shrink;
+
+impl Knowledge<TwoNim> for Shrink {
+    fn analyse(&mut self, _: &TwoNim, _: &(u32, u8), moves: &[u32]) -> Insight<u32> {
+        Insight::Moves(moves.to_vec())
+    }
+    fn equivalent(&mut self, _: &TwoNim, &(stones, player): &(u32, u8), _: &[u32]) -> Option<(u32, u8)> {
+        (stones == 8).then_some((4, player))
+    }
+}
+
+#[test]
+fn a_kept_root_that_ended_the_game_below_a_replaced_state_is_grown_again() {
+    // From 8 stones the root becomes 4 at once: after taking 3 and 1 the search's game is over
+    // (a node without children, proved), where the real game has 4 stones left. Kept as the
+    // next search's root, that node must be grown again from the real pile and searched, not
+    // answered with no move (nor read past the kept tree's end).
+    let playout = || RandomPlayout::new(|&(_, player): &(u32, u8)| mcts::win_for(1 - player));
+    let config =
+        Config { knowledge_after: Some(0), expand_after: 1, ..Config::iterations(2_000).with_seed(5) };
+    let mut tree = mcts::SearchTree::new();
+    let clock = WallClock::start();
+    mcts::search_in_tree(&TwoNim, &(8, 0), &mut tree, &mut playout(), &mut Shrink, &config, &clock);
+    assert!(tree.advance(&[3, 1]) > 0, "the search went through taking 3, then 1");
+    assert_eq!(tree.len(), 1, "the search's game ended there: no children");
+    let found =
+        mcts::search_in_tree(&TwoNim, &(4, 0), &mut tree, &mut playout(), &mut Shrink, &config, &clock);
+    assert!(found.best_move.is_some_and(|take| (1..=3).contains(&take)), "{found:?}");
+    assert_eq!(found.moves.len(), 3);
+    assert!(found.iterations > 0);
+    // Every move loses from 4 stones: the search proves it.
+    assert!(found.moves.iter().all(|m| m.winner == Some(1)), "{found:?}");
+}
+
 /// What a knowledge was asked, in order.
 #[derive(Debug, PartialEq)]
 enum Asked {
