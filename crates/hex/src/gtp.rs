@@ -115,7 +115,11 @@
 //! `param_hex local_priors 1` multiplies the priors of the cells near the opponent's last stone
 //! by their local-response strengths ([`MctsConfig::local_priors`]; on by default,
 //! [`DEFAULT_LOCAL_PRIORS`], `0` turns it off), `param_hex local_playouts 1`
-//! has the playouts answer the last move the same way ([`MctsConfig::local_playouts`]), and
+//! has the playouts answer the last move the same way ([`MctsConfig::local_playouts`]),
+//! `param_hex local_scale S` multiplies those answers' extra weight by S
+//! ([`MctsConfig::local_scale`]; 1 by default), `param_hex playout_inferior 1` has the playouts
+//! leave the cells that their six neighbours make dead or vulnerable until last
+//! ([`MctsConfig::playout_inferior`]; off by default), and
 //! `param_hex playout_patterns 1` draws the playouts' cells by
 //! learned six-cell pattern weights ([`MctsConfig::playout_patterns`]); `param_hex patterns
 //! FILE` takes the priors' pattern weights from a file in the format `cargo xtask hex-patterns`
@@ -405,6 +409,11 @@ pub struct Settings {
     pub local_priors: bool,
     /// The MCTS player's [`MctsConfig::local_playouts`]: the playouts answer the last move.
     pub local_playouts: bool,
+    /// The MCTS player's [`MctsConfig::local_scale`]: how sharply the local playouts answer.
+    pub local_scale: f32,
+    /// The MCTS player's [`MctsConfig::playout_inferior`]: the playouts leave cells inferior by
+    /// their neighbours until last.
+    pub playout_inferior: bool,
     /// The MCTS player's [`MctsConfig::patterns`]: the priors' pattern weights read from a file
     /// (`param_hex patterns FILE`), or `None` for the shipped ones.
     pub patterns: Option<PatternsFile>,
@@ -541,6 +550,8 @@ impl Settings {
             verify_moves: self.verify_moves,
             local_priors: self.local_priors,
             local_playouts: self.local_playouts,
+            local_scale: self.local_scale,
+            playout_inferior: self.playout_inferior,
             patterns: self.patterns.map(|p| p.weights),
             answer_patterns: self.answer_patterns.map(|p| p.weights),
             ..MctsConfig::time(self.time)
@@ -579,6 +590,8 @@ impl Default for Settings {
             fresh_by_prior: MctsConfig::default().fresh_by_prior,
             local_priors: DEFAULT_LOCAL_PRIORS,
             local_playouts: MctsConfig::default().local_playouts,
+            local_scale: MctsConfig::default().local_scale,
+            playout_inferior: MctsConfig::default().playout_inferior,
             patterns: None,
             answer_patterns: None,
             exploration_in_mean: MctsConfig::default().exploration_in_mean,
@@ -627,7 +640,7 @@ pub const DEFAULT_LOCAL_PRIORS: bool = true;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 40] = [
+const PARAMETERS: [&str; 42] = [
     "player",
     "time",
     "depth",
@@ -648,6 +661,8 @@ const PARAMETERS: [&str; 40] = [
     "fresh_by_prior",
     "local_priors",
     "local_playouts",
+    "local_scale",
+    "playout_inferior",
     "rave_prior",
     "rave_counts",
     "expand",
@@ -1057,7 +1072,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}\n[bool] captured_regions {}\n[string] prove_after {}\n[string] prove_nodes {}\n[string] prove_empty {}\n[string] prove_share {}\n[string] eval_mix {}\n[string] eval_scale {}\n[string] widening {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] local_scale {}\n[bool] playout_inferior {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}\n[bool] captured_regions {}\n[string] prove_after {}\n[string] prove_nodes {}\n[string] prove_empty {}\n[string] prove_share {}\n[string] eval_mix {}\n[string] eval_scale {}\n[string] widening {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -1078,6 +1093,8 @@ impl Engine {
                     u8::from(s.fresh_by_prior),
                     u8::from(s.local_priors),
                     u8::from(s.local_playouts),
+                    s.local_scale,
+                    u8::from(s.playout_inferior),
                     s.rave_prior,
                     match s.rave_weight {
                         RaveWeight::Equivalence => "off".to_string(),
@@ -1242,6 +1259,12 @@ impl Engine {
             }
             ["local_priors", value] => settings.local_priors = parse_switch("local_priors", value)?,
             ["local_playouts", value] => settings.local_playouts = parse_switch("local_playouts", value)?,
+            ["playout_inferior", value] => {
+                settings.playout_inferior = parse_switch("playout_inferior", value)?
+            }
+            ["local_scale", value] => {
+                settings.local_scale = parse_number("local_scale", value, 0.0..=10_000.0)?
+            }
             ["playout_patterns", value] => {
                 settings.playout_patterns = parse_switch("playout_patterns", value)?
             }

@@ -329,7 +329,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4\n[bool] captured_regions 0\n[string] prove_after off\n[string] prove_nodes 30\n[string] prove_empty 100\n[string] prove_share 0.3\n[string] eval_mix 0\n[string] eval_scale 0.5\n[string] widening off"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] local_scale 1\n[bool] playout_inferior 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4\n[bool] captured_regions 0\n[string] prove_after off\n[string] prove_nodes 30\n[string] prove_empty 100\n[string] prove_share 0.3\n[string] eval_mix 0\n[string] eval_scale 0.5\n[string] widening off"
     );
     ok(&mut e, "param_hex player RANDOM");
     ok(&mut e, "param_hex exploration 0.25");
@@ -349,7 +349,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     ok(&mut e, "param_hex priors 1.5");
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4\n[bool] captured_regions 0\n[string] prove_after off\n[string] prove_nodes 30\n[string] prove_empty 100\n[string] prove_share 0.3\n[string] eval_mix 0\n[string] eval_scale 0.5\n[string] widening off"
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] local_scale 1\n[bool] playout_inferior 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4\n[bool] captured_regions 0\n[string] prove_after off\n[string] prove_nodes 30\n[string] prove_empty 100\n[string] prove_share 0.3\n[string] eval_mix 0\n[string] eval_scale 0.5\n[string] widening off"
     );
     ok(&mut e, "param_hex rave off");
     assert_eq!((e.settings().exploration, e.settings().rave), (0.25, None));
@@ -406,6 +406,17 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     assert!(fails(&mut e, "param_hex edge_bridges yes").contains("edge_bridges"));
     ok(&mut e, "param_hex edge_bridges 0");
     assert!(!e.settings().edge_bridges);
+    ok(&mut e, "param_hex playout_inferior 1");
+    assert!(e.settings().playout_inferior && e.settings().mcts_config().playout_inferior);
+    assert!(ok(&mut e, "param_hex").contains("[bool] playout_inferior 1\n"));
+    assert!(fails(&mut e, "param_hex playout_inferior 2").contains("playout_inferior"));
+    ok(&mut e, "param_hex local_scale 12.5");
+    assert_eq!(e.settings().mcts_config().local_scale, 12.5);
+    assert!(ok(&mut e, "param_hex").contains("[string] local_scale 12.5\n"));
+    for bad in ["-1", "nan", "inf", "10001", "x"] {
+        assert!(fails(&mut e, &format!("param_hex local_scale {bad}")).contains("local_scale"), "{bad}");
+    }
+    assert_eq!(e.settings().local_scale, 12.5);
     ok(&mut e, "param_hex captured_regions 1");
     assert!(e.settings().captured_regions);
     assert!(ok(&mut e, "param_hex").contains("[bool] captured_regions 1\n"));
@@ -940,6 +951,8 @@ name
 [bool] fresh_by_prior 0
 [bool] local_priors 1
 [bool] local_playouts 0
+[string] local_scale 1
+[bool] playout_inferior 0
 [string] rave_prior 0
 [string] rave_counts off
 [string] expand 1
