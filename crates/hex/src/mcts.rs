@@ -106,6 +106,15 @@
 //!   with both it won 77 of 200 games against MoHex at 1.6 s a move, where the engine without
 //!   them won 77 on the same openings. The local playouts cost half as much again per
 //!   iteration; the local priors a few per cent.
+//! - **The playouts' shape** ([`MctsConfig::playout_inferior`], [`MctsConfig::local_scale`],
+//!   off and 1 by default): where MoHex's 11×11 strength over ours lies. Without its playouts'
+//!   pattern heuristic (answers to the last move, and cells left for last once their patterns
+//!   make them dead, captured, vulnerable or dominated) MoHex lost 32 of 40 games on 11×11 to
+//!   this engine's default at equal time, against 12 of the same 40 with it (`docs/benzene.md`
+//!   in the repository, session 67). Leaving the cells inferior by their six neighbours for
+//!   last, with the local answers ten times as sharp, is the first try of that shape here;
+//!   its first screens against MoHex are in the same place. Each costs time per playout
+//!   (about 1.5 and 1.9 times the plain playout from an 11×11 middle game).
 //! - **RAVE's even prior and schedule** ([`MctsConfig::rave_prior`],
 //!   [`MctsConfig::rave_weight`], [`MctsConfig::expand_after`]): leave the defaults. Ten
 //!   virtual visits at half a win send a new node's first visits where the priors point
