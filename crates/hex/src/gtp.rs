@@ -119,7 +119,10 @@
 //! `param_hex local_scale S` multiplies those answers' extra weight by S
 //! ([`MctsConfig::local_scale`]; 1 by default), `param_hex playout_inferior 1` has the playouts
 //! leave the cells that their six neighbours make dead or vulnerable until last
-//! ([`MctsConfig::playout_inferior`]; off by default), and
+//! ([`MctsConfig::playout_inferior`]; off by default), `param_hex playout_table FILE` and
+//! `param_hex playout_answers FILE` draw the playouts' cells by twelve-cell pattern weights
+//! read from files in the format of `param_hex patterns`, as MoHex 2.0's playouts draw them
+//! ([`MctsConfig::playout_table`], [`MctsConfig::playout_answers`]; `off` by default), and
 //! `param_hex playout_patterns 1` draws the playouts' cells by
 //! learned six-cell pattern weights ([`MctsConfig::playout_patterns`]); `param_hex patterns
 //! FILE` takes the priors' pattern weights from a file in the format `cargo xtask hex-patterns`
@@ -420,6 +423,12 @@ pub struct Settings {
     /// The MCTS player's [`MctsConfig::answer_patterns`]: γ added to the priors of the cells
     /// near the last stone, read from a file (`param_hex answer_patterns FILE`), or `None`.
     pub answer_patterns: Option<PatternsFile>,
+    /// The MCTS player's [`MctsConfig::playout_table`]: the playouts' global twelve-cell
+    /// weights, read from a file (`param_hex playout_table FILE`), or `None`.
+    pub playout_table: Option<PatternsFile>,
+    /// The MCTS player's [`MctsConfig::playout_answers`]: the playouts' answer weights of the
+    /// twelve-cell patterns, read from a file (`param_hex playout_answers FILE`), or `None`.
+    pub playout_answers: Option<PatternsFile>,
     /// The MCTS player's [`MctsConfig::exploration_in_mean`]: the exploration term inside
     /// RAVE's mix.
     pub exploration_in_mean: bool,
@@ -554,6 +563,8 @@ impl Settings {
             playout_inferior: self.playout_inferior,
             patterns: self.patterns.map(|p| p.weights),
             answer_patterns: self.answer_patterns.map(|p| p.weights),
+            playout_table: self.playout_table.map(|p| p.weights),
+            playout_answers: self.playout_answers.map(|p| p.weights),
             ..MctsConfig::time(self.time)
         }
     }
@@ -594,6 +605,8 @@ impl Default for Settings {
             playout_inferior: MctsConfig::default().playout_inferior,
             patterns: None,
             answer_patterns: None,
+            playout_table: None,
+            playout_answers: None,
             exploration_in_mean: MctsConfig::default().exploration_in_mean,
             plain_every: MctsConfig::default().plain_every,
             first_play_urgency: MctsConfig::default().first_play_urgency,
@@ -640,7 +653,7 @@ pub const DEFAULT_LOCAL_PRIORS: bool = true;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 42] = [
+const PARAMETERS: [&str; 44] = [
     "player",
     "time",
     "depth",
@@ -663,6 +676,8 @@ const PARAMETERS: [&str; 42] = [
     "local_playouts",
     "local_scale",
     "playout_inferior",
+    "playout_table",
+    "playout_answers",
     "rave_prior",
     "rave_counts",
     "expand",
@@ -1072,7 +1087,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] local_scale {}\n[bool] playout_inferior {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}\n[bool] captured_regions {}\n[string] prove_after {}\n[string] prove_nodes {}\n[string] prove_empty {}\n[string] prove_share {}\n[string] eval_mix {}\n[string] eval_scale {}\n[string] widening {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] local_scale {}\n[bool] playout_inferior {}\n[string] playout_table {}\n[string] playout_answers {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}\n[bool] captured_regions {}\n[string] prove_after {}\n[string] prove_nodes {}\n[string] prove_empty {}\n[string] prove_share {}\n[string] eval_mix {}\n[string] eval_scale {}\n[string] widening {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -1095,6 +1110,8 @@ impl Engine {
                     u8::from(s.local_playouts),
                     s.local_scale,
                     u8::from(s.playout_inferior),
+                    s.playout_table.map_or("off", |p| p.path),
+                    s.playout_answers.map_or("off", |p| p.path),
                     s.rave_prior,
                     match s.rave_weight {
                         RaveWeight::Equivalence => "off".to_string(),
@@ -1252,6 +1269,14 @@ impl Engine {
             ["patterns", "shipped"] => settings.patterns = None,
             ["patterns", path] => {
                 settings.patterns = Some(PatternsFile::load(path).map_err(|e| e.to_string())?)
+            }
+            ["playout_table", "off"] => settings.playout_table = None,
+            ["playout_table", path] => {
+                settings.playout_table = Some(PatternsFile::load(path).map_err(|e| e.to_string())?)
+            }
+            ["playout_answers", "off"] => settings.playout_answers = None,
+            ["playout_answers", path] => {
+                settings.playout_answers = Some(PatternsFile::load(path).map_err(|e| e.to_string())?)
             }
             ["answer_patterns", "off"] => settings.answer_patterns = None,
             ["answer_patterns", path] => {

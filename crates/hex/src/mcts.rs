@@ -213,6 +213,9 @@ use crate::patterns::{
 use crate::rules::HexGame;
 use crate::solver::{Analysis, MAX_SOLVER_SIZE, SolveError, Solver, SolverConfig, Verdict};
 
+mod twelve;
+pub use twelve::TwelvePolicy;
+
 /// No neighbour in that direction (off the board).
 const NONE: u16 = u16::MAX;
 
@@ -269,6 +272,13 @@ pub struct HexPlayout {
     policy: Option<Arc<PlayoutPolicy>>,
     /// Local-response weights for the cells near the last stone; `None`: none.
     local: Option<Arc<LocalPolicy>>,
+    /// Twelve-cell pattern weights ([`HexPlayout::with_twelve`]), in place of `policy` and
+    /// `local`; `None`: none.
+    twelve: Option<Arc<TwelvePolicy>>,
+    /// Per empty cell, its raw twelve-cell code from Black's view (twelve-cell playouts only).
+    views: Vec<u32>,
+    /// Per cell, the raw twelve-cell code of its places off the board, from Black's view.
+    edge_twelve: Vec<u32>,
     /// Per cell, the cells at the twelve offsets of a pattern ([`NONE`] off the board).
     around: Vec<[u16; PATTERN_CELLS]>,
     /// The board side the tables below are for.
@@ -305,6 +315,9 @@ impl HexPlayout {
             edge_bridges: false,
             policy: None,
             local: None,
+            twelve: None,
+            views: Vec::new(),
+            edge_twelve: Vec::new(),
             around: Vec::new(),
             size: 0,
             neighbours: Vec::new(),
@@ -440,6 +453,7 @@ impl HexPlayout {
             .collect();
         self.rows = (0..n * n).map(|id| (id / n) as u8).collect();
         self.around = cells_at(size, &OFFSETS);
+        self.edge_twelve = HexPlayout::edge_patterns(size);
     }
 
     /// Reads the ring code of every empty cell of the grid.
@@ -674,6 +688,9 @@ impl HexPlayout {
         let board = position.board();
         self.grid.clear();
         self.grid.extend(board.cells().map(|cell| board.get(cell).map_or(EMPTY, grid_colour)));
+        if let Some(twelve) = self.twelve.clone() {
+            return self.play_out_twelve(&twelve, position, rng, trace);
+        }
         let policy = self.policy.clone();
         let local = self.local.clone();
         let empty = board.empty_cells().count();
@@ -1184,6 +1201,19 @@ pub struct MctsConfig {
     /// ([`PlayoutPolicy::with_inferior`]), with [`MctsConfig::playout_patterns`]' weights or
     /// uniform ones.
     pub playout_inferior: bool,
+    /// The playouts draw their cells by these global twelve-cell pattern weights
+    /// ([`TwelvePolicy`], [`HexPlayout::with_twelve`]) instead of the six-cell weights of
+    /// [`MctsConfig::playout_patterns`] and the answers of [`MctsConfig::local_playouts`], as
+    /// MoHex 2.0's playouts draw theirs; a pattern the table does not hold has strength 1.
+    /// With only [`MctsConfig::playout_answers`] given, every pattern has strength 1. `None`
+    /// (the default) and no answers: off. A reference for the whole process, as with
+    /// [`MctsConfig::patterns`].
+    pub playout_table: Option<&'static PatternWeights>,
+    /// The answer weights of the twelve-cell playouts ([`TwelvePolicy`]): a cell among the
+    /// twelve around the opponent's last stone is drawn as an answer by its pattern's weight
+    /// here, against the global weights of the whole board. `None` (the default): no answers
+    /// (and, without [`MctsConfig::playout_table`], no twelve-cell playouts).
+    pub playout_answers: Option<&'static PatternWeights>,
     /// With the knowledge and the priors on, the answers to intrusions into virtual
     /// connections (MoHex's "VC maintenance"): each analysed node finds, for its moves that
     /// break every virtual connection H-search knows between two of the opponent's groups, the
@@ -1281,6 +1311,8 @@ impl Default for MctsConfig {
             local_playouts: false,
             local_scale: 1.0,
             playout_inferior: false,
+            playout_table: None,
+            playout_answers: None,
             vc_answers: None,
             inferior_on_expand: false,
             dominated_on_expand: false,
@@ -1793,6 +1825,10 @@ struct Helper {
 impl MctsPlayer {
     /// A player with these settings.
     pub fn new(config: MctsConfig) -> Self {
+        let twelve = (config.playout_table.is_some() || config.playout_answers.is_some()).then(|| {
+            let flat = PatternWeights::default();
+            Arc::new(TwelvePolicy::new(config.playout_table.unwrap_or(&flat), config.playout_answers))
+        });
         let playout = || {
             let mut playout = HexPlayout::new(config.bridge_replies)
                 .with_edge_bridges(config.edge_bridges)
@@ -1807,6 +1843,9 @@ impl MctsPlayer {
                     playout = playout.with_policy(Arc::new(PlayoutPolicy::flat().with_inferior()))
                 }
                 (false, false) => {}
+            }
+            if let Some(twelve) = &twelve {
+                return playout.with_twelve(twelve.clone());
             }
             if config.local_playouts {
                 // The shipped table is built once; a scaled one per player.
@@ -2624,7 +2663,7 @@ mod tests {
         assert!((share(None) - rest).abs() < 0.012, "{counts:?}");
     }
 
-    /// Weighted, local and both: every empty cell once, the sides in turn, the winner scored,
+    /// Weighted, local, both and twelve-cell: every empty cell once, the sides in turn, the winner scored,
     /// the same playout for the same seed.
     #[test]
     fn weighted_and_local_playouts_fill_the_board_and_follow_the_seed() {
@@ -2641,6 +2680,14 @@ mod tests {
             HexPlayout::new(true)
                 .with_policy(Arc::new(PlayoutPolicy::flat().with_inferior()))
                 .with_local(Arc::new(LocalPolicy::scaled(PatternWeights::shipped_local_playout(), 10.0))),
+            HexPlayout::new(true).with_twelve(Arc::new(TwelvePolicy::new(
+                PatternWeights::shipped(),
+                Some(PatternWeights::shipped()),
+            ))),
+            HexPlayout::new(false).with_twelve(Arc::new(TwelvePolicy::new(
+                &PatternWeights::default(),
+                Some(PatternWeights::shipped()),
+            ))),
         ];
         for mut playout in playouts {
             let run = |playout: &mut HexPlayout, seed| {

@@ -214,7 +214,7 @@ impl PatternGrid {
 
 /// The code of a pattern turned by half a turn: place `k` of each group of six goes to `k + 3`,
 /// which rotates each 12-bit group by 6 bits.
-fn half_turn(code: u32) -> u32 {
+pub(crate) fn half_turn(code: u32) -> u32 {
     let turn = |group: u32| ((group << 6) | (group >> 6)) & 0xFFF;
     turn(code & 0xFFF) | (turn(code >> 12) << 12)
 }
@@ -623,10 +623,23 @@ impl PatternWeights {
             .map_err(|source| PatternFileError::Parse { path: path.to_path_buf(), source })
     }
 
+    /// The `(code, γ)` pairs held, in no particular order.
+    ///
+    /// ```
+    /// use hex::patterns::PatternWeights;
+    ///
+    /// let weights = PatternWeights::from_pairs([(0xa4, 2.5), (0x10, 0.5)]);
+    /// let mut pairs: Vec<(u32, f32)> = weights.pairs().collect();
+    /// pairs.sort_by_key(|&(code, _)| code);
+    /// assert_eq!(pairs, [(0x10, 0.5), (0xa4, 2.5)]);
+    /// ```
+    pub fn pairs(&self) -> impl Iterator<Item = (u32, f32)> + '_ {
+        self.slots.iter().copied().filter(|&(code, _)| code != NO_CODE)
+    }
+
     /// The weights as the text [`PatternWeights::parse`] reads, patterns in code order.
     pub fn to_text(&self) -> String {
-        let mut pairs: Vec<(u32, f32)> =
-            self.slots.iter().copied().filter(|&(code, _)| code != NO_CODE).collect();
+        let mut pairs: Vec<(u32, f32)> = self.pairs().collect();
         pairs.sort_unstable_by_key(|&(code, _)| code);
         let mut text = format!("{HEADER}\n");
         for (code, gamma) in pairs {

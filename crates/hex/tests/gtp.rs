@@ -329,7 +329,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] local_scale 1\n[bool] playout_inferior 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4\n[bool] captured_regions 0\n[string] prove_after off\n[string] prove_nodes 30\n[string] prove_empty 100\n[string] prove_share 0.3\n[string] eval_mix 0\n[string] eval_scale 0.5\n[string] widening off"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] local_scale 1\n[bool] playout_inferior 0\n[string] playout_table off\n[string] playout_answers off\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4\n[bool] captured_regions 0\n[string] prove_after off\n[string] prove_nodes 30\n[string] prove_empty 100\n[string] prove_share 0.3\n[string] eval_mix 0\n[string] eval_scale 0.5\n[string] widening off"
     );
     ok(&mut e, "param_hex player RANDOM");
     ok(&mut e, "param_hex exploration 0.25");
@@ -349,7 +349,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     ok(&mut e, "param_hex priors 1.5");
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] local_scale 1\n[bool] playout_inferior 0\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4\n[bool] captured_regions 0\n[string] prove_after off\n[string] prove_nodes 30\n[string] prove_empty 100\n[string] prove_share 0.3\n[string] eval_mix 0\n[string] eval_scale 0.5\n[string] widening off"
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] local_scale 1\n[bool] playout_inferior 0\n[string] playout_table off\n[string] playout_answers off\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4\n[bool] captured_regions 0\n[string] prove_after off\n[string] prove_nodes 30\n[string] prove_empty 100\n[string] prove_share 0.3\n[string] eval_mix 0\n[string] eval_scale 0.5\n[string] widening off"
     );
     ok(&mut e, "param_hex rave off");
     assert_eq!((e.settings().exploration, e.settings().rave), (0.25, None));
@@ -953,6 +953,8 @@ name
 [bool] local_playouts 0
 [string] local_scale 1
 [bool] playout_inferior 0
+[string] playout_table off
+[string] playout_answers off
 [string] rave_prior 0
 [string] rave_counts off
 [string] expand 1
@@ -1471,11 +1473,11 @@ fn param_hex_patterns_reads_a_weights_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `param_hex answer_patterns FILE` reads an answer table, lists its name, plays with it after
-/// the opponent's stone, names the file in its errors (and keeps the table it had), and `off`
-/// turns it off.
+/// `param_hex answer_patterns FILE`, `playout_table FILE` and `playout_answers FILE` each read a
+/// table, list its name, play with it after the opponent's stone, name the file in their errors
+/// (and keep the table they had), and `off` turns them off.
 #[test]
-fn param_hex_answer_patterns_reads_an_answer_table() {
+fn param_hex_table_files_read_list_play_and_fail_cleanly() {
     let dir = std::env::temp_dir().join(format!("hex-gtp-answers-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let good = dir.join("answers.txt");
@@ -1483,29 +1485,37 @@ fn param_hex_answer_patterns_reads_an_answer_table() {
     std::fs::write(&good, "hex-patterns 1\n000002 50\n000008 40.5\n").unwrap();
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "hex-patterns 1\n000002 0\n").unwrap();
-    let mut e = Engine::default();
-    let listed = |e: &mut Engine| {
-        let all = ok(e, "param_hex");
-        all.lines().find(|l| l.starts_with("[string] answer_patterns")).unwrap().to_string()
-    };
-    assert_eq!(listed(&mut e), "[string] answer_patterns off");
-    ok(&mut e, &format!("param_hex answer_patterns {}", good.display()));
-    assert_eq!(listed(&mut e), format!("[string] answer_patterns {}", good.display()));
-    assert_eq!(e.settings().answer_patterns.map(|p| p.weights.get(2)), Some(Some(50.0)));
-    ok(&mut e, "boardsize 5 5");
-    ok(&mut e, "param_hex time 0.05");
-    ok(&mut e, "play b c3");
-    let answer = ok(&mut e, "genmove w");
-    assert!(hex::parse_move(&answer, 5).is_ok(), "{answer}");
-    let err = fails(&mut e, &format!("param_hex answer_patterns {}", bad.display()));
-    assert!(err.contains(&bad.display().to_string()) && err.contains("line 2"), "{err}");
-    assert_eq!(
-        listed(&mut e),
-        format!("[string] answer_patterns {}", good.display()),
-        "a failed load changes nothing"
-    );
-    ok(&mut e, "param_hex answer_patterns off");
-    assert_eq!(listed(&mut e), "[string] answer_patterns off");
+    type Field = fn(&hex::gtp::Settings) -> Option<hex::gtp::PatternsFile>;
+    let tables: [(&str, Field); 3] = [
+        ("answer_patterns", |s| s.answer_patterns),
+        ("playout_table", |s| s.playout_table),
+        ("playout_answers", |s| s.playout_answers),
+    ];
+    for (name, field) in tables {
+        let mut e = Engine::default();
+        let listed = |e: &mut Engine| {
+            let all = ok(e, "param_hex");
+            all.lines().find(|l| l.starts_with(&format!("[string] {name} "))).unwrap().to_string()
+        };
+        assert_eq!(listed(&mut e), format!("[string] {name} off"));
+        ok(&mut e, &format!("param_hex {name} {}", good.display()));
+        assert_eq!(listed(&mut e), format!("[string] {name} {}", good.display()));
+        assert_eq!(field(e.settings()).map(|p| p.weights.get(2)), Some(Some(50.0)), "{name}");
+        ok(&mut e, "boardsize 5 5");
+        ok(&mut e, "param_hex time 0.05");
+        ok(&mut e, "play b c3");
+        let answer = ok(&mut e, "genmove w");
+        assert!(hex::parse_move(&answer, 5).is_ok(), "{name}: {answer}");
+        let err = fails(&mut e, &format!("param_hex {name} {}", bad.display()));
+        assert!(err.contains(&bad.display().to_string()) && err.contains("line 2"), "{err}");
+        assert_eq!(
+            listed(&mut e),
+            format!("[string] {name} {}", good.display()),
+            "a failed load changes nothing"
+        );
+        ok(&mut e, &format!("param_hex {name} off"));
+        assert_eq!(listed(&mut e), format!("[string] {name} off"));
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
