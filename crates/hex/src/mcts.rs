@@ -277,6 +277,8 @@ pub struct HexPlayout {
     twelve: Option<Arc<TwelvePolicy>>,
     /// Per empty cell, its raw twelve-cell code from Black's view (twelve-cell playouts only).
     views: Vec<u32>,
+    /// Per cell, its answer weight for Black and for White to move (twelve-cell playouts).
+    answer_weights: [Vec<u32>; 2],
     /// Per cell, the raw twelve-cell code of its places off the board, from Black's view.
     edge_twelve: Vec<u32>,
     /// Per cell, the cells at the twelve offsets of a pattern ([`NONE`] off the board).
@@ -317,6 +319,7 @@ impl HexPlayout {
             local: None,
             twelve: None,
             views: Vec::new(),
+            answer_weights: [Vec::new(), Vec::new()],
             edge_twelve: Vec::new(),
             around: Vec::new(),
             size: 0,

@@ -94,7 +94,6 @@ impl TwelvePolicy {
             .chain(answers.into_iter().flat_map(|a| a.pairs().map(|(code, _)| code)))
             .flat_map(|code| [code, canonical(white_view(code))])
             .collect();
-        let capacity = (codes.len() * 2).next_power_of_two().max(16);
         let global_weight =
             |code: u32| (global.gamma(code) * TWELVE_UNIT).round().clamp(1.0, MAX_GLOBAL) as u32;
         let local_weight = |code: u32| {
@@ -103,6 +102,18 @@ impl TwelvePolicy {
         };
         let one = (TWELVE_UNIT as u32).min(MAX_GLOBAL as u32);
         let absent = Slot { code: NO_CODE, global: [one; 2], local: [0; 2] };
+        // Codes whose weights are those of an absent code stay out: a smaller table stays in
+        // the cache, and the look-ups are most of a twelve-cell playout's cost.
+        let codes: Vec<u32> = codes
+            .into_iter()
+            .filter(|&code| {
+                let white = canonical(white_view(code));
+                let weights =
+                    ([global_weight(code), global_weight(white)], [local_weight(code), local_weight(white)]);
+                weights != (absent.global, absent.local)
+            })
+            .collect();
+        let capacity = (codes.len() * 2).next_power_of_two().max(16);
         let mut policy =
             TwelvePolicy { slots: vec![absent; capacity], shift: 64 - capacity.trailing_zeros() };
         for code in codes {
@@ -218,6 +229,8 @@ impl HexPlayout {
         self.views.clear();
         self.views.resize(n * n, 0);
         for side in 0..2 {
+            self.answer_weights[side].clear();
+            self.answer_weights[side].resize(n * n, 0);
             self.weights[side].clear();
             self.weights[side].resize(n * n, 0);
             self.row_sums[side].clear();
@@ -236,6 +249,7 @@ impl HexPlayout {
             self.views[id] = black;
             let slot = policy.read(black);
             for side in 0..2 {
+                self.answer_weights[side][id] = slot.local[side];
                 let weight = slot.global[side];
                 self.weights[side][id] = weight;
                 self.row_sums[side][id / n] += weight;
@@ -263,6 +277,7 @@ impl HexPlayout {
             let slot = policy.read(self.views[m]);
             let row = usize::from(self.rows[m]);
             for side in 0..2 {
+                self.answer_weights[side][m] = slot.local[side];
                 let weight = slot.global[side];
                 self.row_sums[side][row] = self.row_sums[side][row] - self.weights[side][m] + weight;
                 self.weights[side][m] = weight;
@@ -273,7 +288,7 @@ impl HexPlayout {
     /// An answer among the twelve cells around the opponent's last stone `last`, drawn by the
     /// cells' answer weights for `side` against the global weights of the whole board; `None`
     /// if the draw falls on the board.
-    fn twelve_reply(&self, policy: &TwelvePolicy, last: u16, side: usize, rng: &mut McRng) -> Option<u16> {
+    fn twelve_reply(&self, last: u16, side: usize, rng: &mut McRng) -> Option<u16> {
         let mut cells = [NONE; PATTERN_CELLS];
         let mut weights = [0u64; PATTERN_CELLS];
         let mut total = 0u64;
@@ -281,7 +296,7 @@ impl HexPlayout {
             if cell == NONE || self.grid[usize::from(cell)] != EMPTY {
                 continue;
             }
-            let weight = u64::from(policy.read(self.views[usize::from(cell)]).local[side]);
+            let weight = u64::from(self.answer_weights[side][usize::from(cell)]);
             cells[k] = cell;
             weights[k] = weight;
             total += weight;
@@ -323,7 +338,7 @@ impl HexPlayout {
                 Some(intruder) if self.bridge_replies => self.bridge_reply(intruder, grid_colour(me), rng),
                 _ => None,
             };
-            let reply = reply.or_else(|| last.and_then(|last| self.twelve_reply(policy, last, side, rng)));
+            let reply = reply.or_else(|| last.and_then(|last| self.twelve_reply(last, side, rng)));
             let cell = reply.unwrap_or_else(|| self.draw(side, rng));
             self.place_twelve(cell, grid_colour(me), policy);
             trace.push((me.index(), HexMove::Place(Cell::from_id(usize::from(cell), size))));
@@ -429,7 +444,7 @@ mod tests {
         let draws = 40_000;
         let mut counts = std::collections::HashMap::new();
         for _ in 0..draws {
-            *counts.entry(playout.twelve_reply(&policy, last, side, &mut rng)).or_insert(0u32) += 1;
+            *counts.entry(playout.twelve_reply(last, side, &mut rng)).or_insert(0u32) += 1;
         }
         let share = |key| f64::from(counts.get(&key).copied().unwrap_or(0)) / f64::from(draws);
         for &(cell, weight) in &answers {
