@@ -107,14 +107,24 @@
 //!   them won 77 on the same openings. The local playouts cost half as much again per
 //!   iteration; the local priors a few per cent.
 //! - **The playouts' shape** ([`MctsConfig::playout_inferior`], [`MctsConfig::local_scale`],
-//!   off and 1 by default): where MoHex's 11×11 strength over ours lies. Without its playouts'
+//!   off and 1 by default). Without its playouts'
 //!   pattern heuristic (answers to the last move, and cells left for last once their patterns
 //!   make them dead, captured, vulnerable or dominated) MoHex lost 32 of 40 games on 11×11 to
 //!   this engine's default at equal time, against 12 of the same 40 with it (`docs/benzene.md`
-//!   in the repository, session 67). Leaving the cells inferior by their six neighbours for
+//!   in the repository, session 67); but without it MoHex's playouts also stop saving cut
+//!   bridges, which this engine's playouts always do, and MoHex's whole playout policy in this
+//!   search gained nothing measurable (the next bullet). Leaving the cells inferior by their six neighbours for
 //!   last, with the local answers ten times as sharp, is the first try of that shape here;
 //!   its first screens against MoHex are in the same place. Each costs time per playout
 //!   (about 1.5 and 1.9 times the plain playout from an 11×11 middle game).
+//! - **Twelve-cell playouts** ([`MctsConfig::playout_table`], [`MctsConfig::playout_answers`],
+//!   [`TwelvePolicy`], off by default): MoHex 2.0's whole playout form, weights of each cell's
+//!   twelve-cell pattern refreshed around every stone, and answers to the last stone by a
+//!   second weight of the same patterns. Leave them off. With MoHex's own playout weights mapped onto
+//!   our codes (a diagnostic, not shipped) they won 13 of 40 games against MoHex on 11×11 at
+//!   1.9 s a move, where the default won 12 of the same 40. They won 22 of 40 against the
+//!   default at 20,000 iterations a move each (session 68). A playout costs about 4.5 times the
+//!   plain one, so at equal time the search runs 40 % of the iterations.
 //! - **RAVE's even prior and schedule** ([`MctsConfig::rave_prior`],
 //!   [`MctsConfig::rave_weight`], [`MctsConfig::expand_after`]): leave the defaults. Ten
 //!   virtual visits at half a win send a new node's first visits where the priors point
