@@ -256,6 +256,40 @@ fn cells_at<const K: usize>(size: u8, offsets: &[(i8, i8); K]) -> Vec<[u16; K]> 
         .collect()
 }
 
+/// Per cell of an n×n board (by id), the code of its places at `offsets` that lie off the
+/// board, two bits a place in their order: Black's edge past the top or bottom, White's past a
+/// side, [`RING_CORNER`] past both; 0 for the places on the board.
+fn edge_codes<const K: usize>(size: u8, offsets: &[(i8, i8); K]) -> Vec<u32> {
+    let n = i16::from(size);
+    (0..n * n)
+        .map(|id| {
+            let (r, c) = (id / n, id % n);
+            let mut code = 0;
+            for (k, (dr, dc)) in offsets.iter().enumerate() {
+                let (r, c) = (r + i16::from(*dr), c + i16::from(*dc));
+                let state = match ((0..n).contains(&r), (0..n).contains(&c)) {
+                    (true, true) => continue,
+                    (false, true) => u32::from(grid_colour(Color::Black)),
+                    (true, false) => u32::from(grid_colour(Color::White)),
+                    (false, false) => u32::from(RING_CORNER),
+                };
+                code |= state << (2 * k);
+            }
+            code
+        })
+        .collect()
+}
+
+/// The code of a cell whose places are the grid cells `cells` (ids in place order, [`NONE`]
+/// off the board), on top of `edge`, the code of its places off the board ([`edge_codes`]).
+fn code_of(grid: &[u8], edge: u32, cells: &[u16]) -> u32 {
+    cells
+        .iter()
+        .enumerate()
+        .filter(|&(_, &m)| m != NONE)
+        .fold(edge, |code, (k, &m)| code | (u32::from(grid[usize::from(m)]) << (2 * k)))
+}
+
 /// Random playouts for [`HexGame`]: fill the board in a random order, answering bridge
 /// intrusions (see the [module docs](self)).
 ///
@@ -446,27 +480,11 @@ impl HexPlayout {
         self.size = size;
         let n = i16::from(size);
         self.neighbours = cells_at(size, &RING);
-        self.edge_codes = (0..n * n)
-            .map(|id| {
-                let (r, c) = (id / n, id % n);
-                let mut code = 0;
-                for (k, (dr, dc)) in RING.iter().enumerate() {
-                    let (r, c) = (r + i16::from(*dr), c + i16::from(*dc));
-                    // Past the top or bottom: Black's edge; past a side: White's.
-                    let state = match ((0..n).contains(&r), (0..n).contains(&c)) {
-                        (true, true) => continue,
-                        (false, true) => u16::from(grid_colour(Color::Black)),
-                        (true, false) => u16::from(grid_colour(Color::White)),
-                        (false, false) => RING_CORNER,
-                    };
-                    code |= state << (2 * k);
-                }
-                code
-            })
-            .collect();
+        // Six places of two bits: the codes fit in 12 bits.
+        self.edge_codes = edge_codes(size, &RING).into_iter().map(|code| code as u16).collect();
         self.rows = (0..n * n).map(|id| (id / n) as u8).collect();
         self.around = cells_at(size, &OFFSETS);
-        self.edge_twelve = HexPlayout::edge_patterns(size);
+        self.edge_twelve = edge_codes(size, &OFFSETS);
     }
 
     /// Reads the ring code of every empty cell of the grid.
@@ -478,13 +496,8 @@ impl HexPlayout {
             if self.grid[id] != EMPTY {
                 continue;
             }
-            let mut code = self.edge_codes[id];
-            for (k, &m) in self.neighbours[id].iter().enumerate() {
-                if m != NONE {
-                    code |= u16::from(self.grid[usize::from(m)]) << (2 * k);
-                }
-            }
-            self.codes[id] = code;
+            // Six places of two bits: the code fits in 12 bits.
+            self.codes[id] = code_of(&self.grid, u32::from(self.edge_codes[id]), &self.neighbours[id]) as u16;
         }
     }
 

@@ -16,7 +16,7 @@ use rand::RngExt;
 use search_core::Player;
 use search_core::mcts::{self, McRng, Rewards};
 
-use super::{EMPTY, HexPlayout, LAST_PLACE, NONE, grid_colour};
+use super::{EMPTY, HexPlayout, LAST_PLACE, NONE, code_of, grid_colour};
 use crate::board::{Cell, Color, HexMove, Position};
 use crate::patterns::{PATTERN_CELLS, PatternWeights, half_turn};
 
@@ -200,30 +200,7 @@ impl HexPlayout {
         HexPlayout { twelve: Some(policy), ..self }
     }
 
-    /// Per cell, the raw twelve-cell code of the places off the board, from Black's view.
-    pub(super) fn edge_patterns(size: u8) -> Vec<u32> {
-        let n = i16::from(size);
-        (0..n * n)
-            .map(|id| {
-                let (r, c) = (id / n, id % n);
-                let mut code = 0;
-                for (k, (dr, dc)) in crate::patterns::OFFSETS.iter().enumerate() {
-                    let (r, c) = (r + i16::from(*dr), c + i16::from(*dc));
-                    // Past the top or bottom: Black's edge; past a side: White's.
-                    let state = match ((0..n).contains(&r), (0..n).contains(&c)) {
-                        (true, true) => continue,
-                        (false, true) => u32::from(grid_colour(Color::Black)),
-                        (true, false) => u32::from(grid_colour(Color::White)),
-                        (false, false) => 3,
-                    };
-                    code |= state << (2 * k);
-                }
-                code
-            })
-            .collect()
-    }
-
-    /// Reads every empty cell's two views and weights from the grid.
+    /// Reads every empty cell's code and both players' weights from the grid.
     fn weigh_twelve(&mut self, policy: &TwelvePolicy) {
         let n = usize::from(self.size);
         self.views.clear();
@@ -240,12 +217,7 @@ impl HexPlayout {
             if self.grid[id] != EMPTY {
                 continue;
             }
-            let mut black = self.edge_twelve[id];
-            for (k, &m) in self.around[id].iter().enumerate() {
-                if m != NONE {
-                    black |= u32::from(self.grid[usize::from(m)]) << (2 * k);
-                }
-            }
+            let black = code_of(&self.grid, self.edge_twelve[id], &self.around[id]);
             self.views[id] = black;
             let slot = policy.read(black);
             for side in 0..2 {
