@@ -538,9 +538,8 @@ impl HexPlayout {
         None
     }
 
-    /// Fills the ring codes, weights and row sums of the grid's empty cells.
-    fn weigh(&mut self, policy: &PlayoutPolicy) {
-        self.read_codes();
+    /// Sets every cell's weights and every row's sums to 0, for a board of the prepared size.
+    fn clear_weights(&mut self) {
         let n = usize::from(self.size);
         for side in 0..2 {
             self.weights[side].clear();
@@ -548,16 +547,28 @@ impl HexPlayout {
             self.row_sums[side].clear();
             self.row_sums[side].resize(n, 0);
         }
-        for id in 0..n * n {
+    }
+
+    /// Sets cell `id`'s weights for Black and for White to move, keeping its row's sums (a
+    /// filled cell gets `[0, 0]`).
+    fn set_weights(&mut self, id: usize, weights: [u32; 2]) {
+        let row = usize::from(self.rows[id]);
+        for (side, weight) in weights.into_iter().enumerate() {
+            self.row_sums[side][row] = self.row_sums[side][row] - self.weights[side][id] + weight;
+            self.weights[side][id] = weight;
+        }
+    }
+
+    /// Fills the ring codes, weights and row sums of the grid's empty cells.
+    fn weigh(&mut self, policy: &PlayoutPolicy) {
+        self.read_codes();
+        self.clear_weights();
+        for id in 0..self.grid.len() {
             if self.grid[id] != EMPTY {
                 continue;
             }
-            let code = self.codes[id];
-            for side in 0..2 {
-                let weight = policy.weights[side][usize::from(code)];
-                self.weights[side][id] = weight;
-                self.row_sums[side][id / n] += weight;
-            }
+            let code = usize::from(self.codes[id]);
+            self.set_weights(id, [policy.weights[0][code], policy.weights[1][code]]);
         }
     }
 
@@ -576,24 +587,17 @@ impl HexPlayout {
             }
             return;
         };
-        let row = usize::from(self.rows[id]);
-        for side in 0..2 {
-            self.row_sums[side][row] -= self.weights[side][id];
-            self.weights[side][id] = 0;
-        }
-        for (k, &m) in self.neighbours[id].iter().enumerate() {
+        self.set_weights(id, [0, 0]);
+        let ring = self.neighbours[id];
+        for (k, &m) in ring.iter().enumerate() {
             let m = usize::from(m);
             if m == usize::from(NONE) || self.grid[m] != EMPTY {
                 continue;
             }
             // The new stone is at place k + 3 of its neighbour's ring.
             self.codes[m] |= u16::from(colour) << (2 * ((k + 3) % 6));
-            let row = usize::from(self.rows[m]);
-            for side in 0..2 {
-                let weight = policy.weights[side][usize::from(self.codes[m])];
-                self.row_sums[side][row] = self.row_sums[side][row] - self.weights[side][m] + weight;
-                self.weights[side][m] = weight;
-            }
+            let code = usize::from(self.codes[m]);
+            self.set_weights(m, [policy.weights[0][code], policy.weights[1][code]]);
         }
     }
 

@@ -208,24 +208,14 @@ impl HexPlayout {
         for side in 0..2 {
             self.answer_weights[side].clear();
             self.answer_weights[side].resize(n * n, 0);
-            self.weights[side].clear();
-            self.weights[side].resize(n * n, 0);
-            self.row_sums[side].clear();
-            self.row_sums[side].resize(n, 0);
         }
+        self.clear_weights();
         for id in 0..n * n {
             if self.grid[id] != EMPTY {
                 continue;
             }
-            let black = code_of(&self.grid, self.edge_twelve[id], &self.around[id]);
-            self.views[id] = black;
-            let slot = policy.read(black);
-            for side in 0..2 {
-                self.answer_weights[side][id] = slot.local[side];
-                let weight = slot.global[side];
-                self.weights[side][id] = weight;
-                self.row_sums[side][id / n] += weight;
-            }
+            self.views[id] = code_of(&self.grid, self.edge_twelve[id], &self.around[id]);
+            self.reweigh_twelve(id, policy);
         }
     }
 
@@ -234,27 +224,25 @@ impl HexPlayout {
     fn place_twelve(&mut self, cell: u16, colour: u8, policy: &TwelvePolicy) {
         let id = usize::from(cell);
         self.grid[id] = colour;
-        let row = usize::from(self.rows[id]);
-        for side in 0..2 {
-            self.row_sums[side][row] -= self.weights[side][id];
-            self.weights[side][id] = 0;
-        }
-        for (k, &m) in self.around[id].iter().enumerate() {
+        self.set_weights(id, [0, 0]);
+        let around = self.around[id];
+        for (k, &m) in around.iter().enumerate() {
             let m = usize::from(m);
             if m == usize::from(NONE) || self.grid[m] != EMPTY {
                 continue;
             }
             // The new stone is at place `LAST_PLACE[k]` of its neighbour's pattern.
             self.views[m] |= u32::from(colour) << (2 * LAST_PLACE[k]);
-            let slot = policy.read(self.views[m]);
-            let row = usize::from(self.rows[m]);
-            for side in 0..2 {
-                self.answer_weights[side][m] = slot.local[side];
-                let weight = slot.global[side];
-                self.row_sums[side][row] = self.row_sums[side][row] - self.weights[side][m] + weight;
-                self.weights[side][m] = weight;
-            }
+            self.reweigh_twelve(m, policy);
         }
+    }
+
+    /// Reads the weights of the empty cell `id` from its kept code.
+    fn reweigh_twelve(&mut self, id: usize, policy: &TwelvePolicy) {
+        let slot = policy.read(self.views[id]);
+        self.answer_weights[0][id] = slot.local[0];
+        self.answer_weights[1][id] = slot.local[1];
+        self.set_weights(id, slot.global);
     }
 
     /// An answer among the twelve cells around the opponent's last stone `last`, drawn by the
