@@ -121,8 +121,9 @@
 //!   [`TwelvePolicy`], off by default): MoHex 2.0's whole playout form, weights of each cell's
 //!   twelve-cell pattern refreshed around every stone, and answers to the last stone by a
 //!   second weight of the same patterns. Leave them off. With MoHex's own playout weights mapped onto
-//!   our codes (a diagnostic, not shipped) they won 13 of 40 games against MoHex on 11×11 at
-//!   1.9 s a move, where the default won 12 of the same 40. They won 22 of 40 against the
+//!   our codes (a diagnostic, not shipped) they won 5 of 40 games against MoHex on 11×11 at
+//!   1.9 s a move, where the default won 9 of the same 40 beside them (13 of 40 in a first
+//!   run). They won 22 of 40 against the
 //!   default at 20,000 iterations a move each (session 68). A playout costs about 4.5 times the
 //!   plain one, so at equal time the search runs 40 % of the iterations.
 //! - **RAVE's even prior and schedule** ([`MctsConfig::rave_prior`],
