@@ -37,7 +37,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use hex::mcts::{MctsConfig, MctsPlayer, MctsReason};
-use hex::patterns::{LearnConfig, PatternGrid, PatternWeights, Sample};
+use hex::patterns::{LearnConfig, PatternCode, PatternGrid, PatternWeights, Sample};
 use hex::solver::{Solver, SolverConfig};
 use hex::{Cell, HexMove, Position};
 use rand::{RngExt, SeedableRng};
@@ -100,6 +100,9 @@ pub struct PatternOptions {
     /// Learn the six-cell playout patterns ([`hex::patterns::ring`]) instead of the
     /// twelve-cell prior patterns.
     pub ring: bool,
+    /// The code of the twelve-cell patterns learned ([`PatternCode`]; the six-cell and the
+    /// local-response patterns are always in [`PatternCode::Stones`]).
+    pub code: PatternCode,
     /// Learn the local-response weights ([`hex::patterns::local`]) with the shipped
     /// twelve-cell weights held fixed, instead of the pattern weights.
     pub local: bool,
@@ -186,8 +189,45 @@ struct GameSamples {
     size: u8,
     game: u64,
     held_out: bool,
+    /// The samples, the patterns in [`PatternCode::Stones`].
     #[serde(with = "sample_list")]
     samples: Vec<Sample>,
+    /// The same samples in [`PatternCode::Edges`] (empty in files written before that code).
+    #[serde(default, with = "sample_list")]
+    edges: Vec<Sample>,
+}
+
+/// Samples of the same moves in both pattern codes, so that weights of either code are judged
+/// on the same moves.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Coded {
+    stones: Vec<Sample>,
+    edges: Vec<Sample>,
+}
+
+impl Coded {
+    /// The samples in `code`.
+    fn get(&self, code: PatternCode) -> &[Sample] {
+        match code {
+            PatternCode::Stones => &self.stones,
+            PatternCode::Edges => &self.edges,
+        }
+    }
+
+    /// The samples of `game` added.
+    fn extend(&mut self, game: GameSamples) {
+        self.append(Coded { stones: game.samples, edges: game.edges });
+    }
+
+    /// The samples of `other` added.
+    fn append(&mut self, other: Coded) {
+        self.stones.extend(other.stones);
+        self.edges.extend(other.edges);
+    }
+
+    fn len(&self) -> usize {
+        self.stones.len()
+    }
 }
 
 /// [`Sample`]s in a samples file (the hex crate keeps serde out of its dependencies).
@@ -307,8 +347,8 @@ pub struct PatternReport {
     pub play_seconds: f64,
 }
 
-/// The samples of one self-play game, and whether it is held out.
-fn play_game(options: &PatternOptions, size: u8, k: u64) -> (bool, Vec<Sample>) {
+/// The samples of one self-play game in both codes, and whether it is held out.
+fn play_game(options: &PatternOptions, size: u8, k: u64) -> (bool, Coded) {
     let seed = options.seed ^ (u64::from(size) << 40) ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
     let mut position = Position::new(u32::from(size)).expect("a board size the options checked");
@@ -324,21 +364,32 @@ fn play_game(options: &PatternOptions, size: u8, k: u64) -> (bool, Vec<Sample>) 
     let mut solver = options.solver_labels.map(|labels| {
         Solver::new(SolverConfig { table_bits: 18, time_limit: Some(labels.time), ..SolverConfig::default() })
     });
-    let mut samples = Vec::new();
+    let mut samples = Coded::default();
     let mut last = Some(first);
     while position.winner().is_none() {
         let (mv, reason) = player.decide(&position);
         match (&mut solver, options.solver_labels) {
             (Some(solver), Some(labels)) => {
                 if position.board().empty_cells().count() <= labels.max_empty as usize {
-                    samples.extend(solver_samples(solver, &position));
+                    for code in [PatternCode::Stones, PatternCode::Edges] {
+                        let coded = solver_samples(solver, &position, code);
+                        match code {
+                            PatternCode::Stones => samples.stones.extend(coded),
+                            PatternCode::Edges => samples.edges.extend(coded),
+                        }
+                    }
                 }
             }
             _ => {
-                if let (HexMove::Place(cell), MctsReason::Search | MctsReason::Solved) = (mv, reason)
-                    && let Some(sample) = Sample::after(&position, cell, last.filter(|_| options.local))
-                {
-                    samples.push(sample);
+                if let (HexMove::Place(cell), MctsReason::Search | MctsReason::Solved) = (mv, reason) {
+                    let last = last.filter(|_| options.local);
+                    let coded = |code| Sample::after_as(code, &position, cell, last);
+                    if let (Some(stones), Some(edges)) =
+                        (coded(PatternCode::Stones), coded(PatternCode::Edges))
+                    {
+                        samples.stones.push(stones);
+                        samples.edges.push(edges);
+                    }
                 }
             }
         }
@@ -351,18 +402,23 @@ fn play_game(options: &PatternOptions, size: u8, k: u64) -> (bool, Vec<Sample>) 
     (k % 10 == 9, samples)
 }
 
-/// The samples the solver teaches at `position` (see the module docs): each of up to
-/// [`WINNERS_PER_POSITION`] winning moves against every losing move; none if the solver does
-/// not finish or if every move wins or none does.
-fn solver_samples(solver: &mut Solver, position: &Position) -> Vec<Sample> {
+/// The samples the solver teaches at `position` (see the module docs), the patterns in `code`:
+/// each of up to [`WINNERS_PER_POSITION`] winning moves against every losing move; none if the
+/// solver does not finish or if every move wins or none does. (The solver keeps its table, so
+/// the second code's call finds the winning moves at once.)
+fn solver_samples(solver: &mut Solver, position: &Position, code: PatternCode) -> Vec<Sample> {
     let Ok(winners) = solver.winning_moves(position) else { return Vec::new() };
     let winners: Vec<Cell> = winners
         .into_iter()
         .filter_map(|mv| if let HexMove::Place(c) = mv { Some(c) } else { None })
         .collect();
     let grid = PatternGrid::new(position);
-    let losers: Vec<u32> =
-        position.board().empty_cells().filter(|c| !winners.contains(c)).map(|c| grid.code(c)).collect();
+    let losers: Vec<u32> = position
+        .board()
+        .empty_cells()
+        .filter(|c| !winners.contains(c))
+        .map(|c| grid.code_as(code, c))
+        .collect();
     if winners.is_empty() || losers.is_empty() {
         return Vec::new();
     }
@@ -372,7 +428,7 @@ fn solver_samples(solver: &mut Solver, position: &Position) -> Vec<Sample> {
         .step_by(step)
         .map(|&winner| {
             let mut candidates = Vec::with_capacity(losers.len() + 1);
-            candidates.push(grid.code(winner));
+            candidates.push(grid.code_as(code, winner));
             candidates.extend_from_slice(&losers);
             Sample { candidates, chosen: 0, locals: Vec::new() }
         })
@@ -392,7 +448,8 @@ fn gammas(weights: &PatternWeights, local: Option<&PatternWeights>, sample: &Sam
 /// The share of `samples` whose chosen cell has the highest γ (a tie of `t` cells counts `1/t`),
 /// and the share a uniform guess would get; with `local` weights, a candidate's γ is its
 /// pattern's times its local code's.
-fn predict(weights: &PatternWeights, local: Option<&PatternWeights>, samples: &[Sample]) -> (f64, f64) {
+fn predict(weights: &PatternWeights, local: Option<&PatternWeights>, samples: &Coded) -> (f64, f64) {
+    let samples = samples.get(weights.code());
     let (mut hits, mut uniform) = (0.0, 0.0);
     for sample in samples {
         let gammas = gammas(weights, local, sample);
@@ -410,11 +467,8 @@ fn predict(weights: &PatternWeights, local: Option<&PatternWeights>, samples: &[
 /// the sum of the candidates'), and a uniform guess's. Unlike the share ranked first it counts
 /// how far down the weights put a chosen cell they do not rank first, so weights that mislead
 /// score below the uniform guess.
-fn log_likelihood(
-    weights: &PatternWeights,
-    local: Option<&PatternWeights>,
-    samples: &[Sample],
-) -> (f64, f64) {
+fn log_likelihood(weights: &PatternWeights, local: Option<&PatternWeights>, samples: &Coded) -> (f64, f64) {
+    let samples = samples.get(weights.code());
     let (mut sum, mut uniform) = (0.0, 0.0);
     for sample in samples {
         let gammas = gammas(weights, local, sample);
@@ -445,8 +499,8 @@ fn play_games(options: &PatternOptions) -> Result<(Vec<GameSamples>, f64), Strin
     let games = pool.install(|| {
         jobs.par_iter()
             .map(|&(size, game)| {
-                let (held_out, samples) = play_game(options, size, game);
-                GameSamples { size, game, held_out, samples }
+                let (held_out, coded) = play_game(options, size, game);
+                GameSamples { size, game, held_out, samples: coded.stones, edges: coded.edges }
             })
             .collect()
     });
@@ -599,33 +653,53 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
         }
         (runs.into_iter().map(|run| (run.header.apply(options), run.games)).collect(), 0.0)
     };
-    let mut train = Vec::new();
+    if options.code != PatternCode::Stones && (options.ring || options.local) {
+        return Err(format!(
+            "the six-cell and the local-response patterns are in the stones code, not {:?}",
+            options.code
+        ));
+    }
+    let mut train = Coded::default();
     // Each run's held-out samples, judged apart: a solver's labels and a search's moves are
     // not ranked first equally often.
-    let mut tests: Vec<(String, Vec<Sample>)> = Vec::new();
+    let mut tests: Vec<(String, Coded)> = Vec::new();
     for (run_options, games) in runs {
-        let mut test = Vec::new();
+        let mut test = Coded::default();
         for game in games {
-            if game.held_out { test.extend(game.samples) } else { train.extend(game.samples) }
+            if game.held_out { test.extend(game) } else { train.extend(game) }
         }
         tests.push((command_line(&run_options), test));
     }
+    // Every weights file judged reads its samples in its own code: files written before the
+    // edge code have no samples in it.
+    let codes = [options.code, PatternWeights::shipped().code()]
+        .into_iter()
+        .chain(compared.iter().map(|(_, w)| w.code()));
+    let lacking = |coded: &Coded| coded.edges.len() != coded.stones.len();
+    if codes.into_iter().any(|code| code == PatternCode::Edges)
+        && (lacking(&train) || tests.iter().any(|(_, t)| lacking(t)))
+    {
+        return Err("these sample files were written before the edges code and hold no samples in it: play them again".into());
+    }
     if options.ring {
-        for sample in train.iter_mut().chain(tests.iter_mut().flat_map(|(_, test)| test.iter_mut())) {
+        for sample in
+            train.stones.iter_mut().chain(tests.iter_mut().flat_map(|(_, test)| test.stones.iter_mut()))
+        {
             sample.candidates.iter_mut().for_each(|code| *code = hex::patterns::ring(*code));
         }
     }
-    let test: Vec<Sample> = tests.iter().flat_map(|(_, test)| test.iter().cloned()).collect();
+    let mut test = Coded::default();
+    for (_, run) in &tests {
+        test.append(run.clone());
+    }
     let (weights, local) = if options.local {
-        (
-            PatternWeights::shipped(),
-            Some(PatternWeights::learn_local(&train, PatternWeights::shipped(), &options.learn)),
-        )
+        let shipped = PatternWeights::shipped();
+        (shipped, Some(PatternWeights::learn_local(train.get(shipped.code()), shipped, &options.learn)))
     } else {
-        (&PatternWeights::learn(&train, &options.learn), None)
+        (&PatternWeights::learn(train.get(options.code), &options.learn).with_code(options.code), None)
     };
     // The weights judged: the learned ones, and the shipped ones in their place.
-    let learned_top1 = |samples: &[Sample]| predict(weights, local.as_ref(), samples);
+    let learned_top1 = |samples: &Coded| predict(weights, local.as_ref(), samples);
     // The shipped weights of the same kind: the patterns times the local weights with `local`,
     // the six-cell playout patterns with `ring`, else the twelve-cell patterns.
     let (shipped, shipped_local) = match (options.local, options.ring) {
@@ -633,7 +707,7 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
         (false, true) => (PatternWeights::shipped_playout(), None),
         (false, false) => (PatternWeights::shipped(), None),
     };
-    let shipped_top1 = |samples: &[Sample]| predict(shipped, shipped_local, samples).0;
+    let shipped_top1 = |samples: &Coded| predict(shipped, shipped_local, samples).0;
     let (top1, uniform) = learned_top1(&test);
     let patterns_alone = options.local.then(|| predict(PatternWeights::shipped(), None, &test).0);
     let alone =
@@ -650,7 +724,7 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
     if let (true, Some(out)) = (options.local, &options.local_playout_out) {
         // The playouts weigh the cells near the last stone against a flat rest.
         let flat = PatternWeights::default();
-        let local = PatternWeights::learn_local(&train, &flat, &options.learn);
+        let local = PatternWeights::learn_local(&train.stones, &flat, &options.learn);
         let (top1, _) = predict(&flat, Some(&local), &test);
         playout_top1 = Some(top1);
         let learned = format!(
@@ -663,11 +737,11 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
     }
     // A compared file takes the learned weights' place: the local ones beside the shipped
     // patterns with `local`, else the patterns alone.
-    let place = |w: &PatternWeights, samples: &[Sample]| {
+    let place = |w: &PatternWeights, samples: &Coded| {
         let (patterns, near) = if options.local { (PatternWeights::shipped(), Some(w)) } else { (w, None) };
         (predict(patterns, near, samples).0, log_likelihood(patterns, near, samples).0)
     };
-    let shipped_log_likelihood = |samples: &[Sample]| log_likelihood(shipped, shipped_local, samples).0;
+    let shipped_log_likelihood = |samples: &Coded| log_likelihood(shipped, shipped_local, samples).0;
     let runs = tests
         .iter()
         .map(|(command, test)| {
@@ -711,9 +785,10 @@ pub fn run(options: &PatternOptions) -> Result<PatternReport, String> {
 fn command_line(options: &PatternOptions) -> String {
     let sizes: Vec<String> = options.sizes.iter().map(u8::to_string).collect();
     let priors = options.priors.map_or(String::new(), |w| format!(" --priors {w}"));
-    let cells = match (options.ring, options.local) {
-        (true, _) => " --cells 6",
-        (_, true) => " --local",
+    let cells = match (options.ring, options.local, options.code) {
+        (true, _, _) => " --cells 6",
+        (_, true, _) => " --local",
+        (_, _, PatternCode::Edges) => " --code edges",
         _ => "",
     };
     let labels = options.solver_labels.map_or(String::new(), |l| {
@@ -763,6 +838,7 @@ mod tests {
             threads: 2,
             priors: None,
             ring: false,
+            code: PatternCode::Stones,
             local: false,
             local_playout_out: None,
             solver_labels: None,
@@ -784,8 +860,8 @@ mod tests {
         let weights = PatternWeights::parse(&text).unwrap();
         assert_eq!(weights.len(), report.patterns);
         // The learned weights predict the training moves better than a uniform guess does.
-        let (_, train): (Vec<_>, Vec<_>) = (0..10).map(|k| play_game(&options, 5, k)).unzip();
-        let train: Vec<Sample> = train.into_iter().flatten().collect();
+        let mut train = Coded::default();
+        (0..10).for_each(|k| train.append(play_game(&options, 5, k).1));
         let (top1, uniform) = predict(&weights, None, &train);
         assert!(top1 > uniform, "{top1} {uniform}");
         // Game 9 of 10 is the held-out one; the shipped weights are judged on it too.
@@ -816,6 +892,26 @@ mod tests {
         // The same options give the same file, whatever the threads.
         run(&PatternOptions { threads: 1, out: dir.join("again.txt"), ..options.clone() }).unwrap();
         assert_eq!(text, std::fs::read_to_string(dir.join("again.txt")).unwrap());
+        // The edge code: the same moves, each sample with the same candidates in the same order
+        // and the same choice; the file says its code and the command; the learned file, judged
+        // beside, scores as the learned weights (each read in its own code).
+        let edges =
+            PatternOptions { code: PatternCode::Edges, out: dir.join("edges.txt"), ..options.clone() };
+        let report = run(&edges).unwrap();
+        let text = std::fs::read_to_string(&edges.out).unwrap();
+        assert!(text.starts_with("hex-patterns 1 edges\n"), "{text}");
+        assert!(text.lines().nth(1).unwrap().ends_with("--code edges"), "{text}");
+        assert_eq!(PatternWeights::parse(&text).unwrap().code(), PatternCode::Edges);
+        assert!(report.top1 > report.uniform, "{report:?}");
+        assert_eq!((train.stones.len(), !train.edges.is_empty()), (train.edges.len(), true));
+        for (stones, edges) in train.stones.iter().zip(&train.edges) {
+            assert_eq!((stones.candidates.len(), stones.chosen), (edges.candidates.len(), edges.chosen));
+        }
+        assert!(train.stones.iter().zip(&train.edges).any(|(a, b)| a.candidates != b.candidates));
+        let judged = run(&PatternOptions { compare: vec![edges.out.clone()], ..options.clone() }).unwrap();
+        assert_eq!(judged.runs[0].compared[0].top1, report.top1);
+        // The six-cell and local patterns have no edge code.
+        assert!(run(&PatternOptions { ring: true, ..edges.clone() }).is_err());
         // Six-cell patterns: every code a ring code, the command named in the file.
         let ring = PatternOptions { ring: true, out: dir.join("ring.txt"), ..options.clone() };
         let report = run(&ring).unwrap();
@@ -845,8 +941,9 @@ mod tests {
             u32::from_str_radix(line.split(' ').next().unwrap(), 16).unwrap()
                 < hex::patterns::LOCAL_CODES as u32
         }));
-        let samples: Vec<Sample> = (0..10).flat_map(|k| play_game(&local, 5, k).1).collect();
-        assert!(samples.iter().all(|s| s.locals.len() == s.candidates.len()));
+        let mut samples = Coded::default();
+        (0..10).for_each(|k| samples.append(play_game(&local, 5, k).1));
+        assert!(samples.stones.iter().chain(&samples.edges).all(|s| s.locals.len() == s.candidates.len()));
         let shipped = PatternWeights::shipped();
         let (alone, _) = predict(shipped, None, &samples);
         let (with_local, _) = predict(shipped, Some(&weights), &samples);
@@ -879,37 +976,40 @@ mod tests {
         let mut solver = Solver::new(SolverConfig::default());
         let mut taught = 0;
         for moves in [vec!["b2"], vec!["a1", "c3"], vec!["d1", "b3", "c2"], vec!["a4", "b2", "c3", "b3"]] {
-            let (position, _) = hex::play_moves(5, moves.iter().copied()).unwrap();
-            let grid = PatternGrid::new(&position);
-            let me = position.to_move();
-            let mut wins = Vec::new();
-            let mut loses = Vec::new();
-            for cell in position.board().empty_cells() {
-                let child = position.play(HexMove::Place(cell)).unwrap();
-                let won =
-                    child.winner() == Some(me) || solver.solve(&child).unwrap().verdict.winner() == Some(me);
-                if won { wins.push(grid.code(cell)) } else { loses.push(grid.code(cell)) }
+            for code in [PatternCode::Stones, PatternCode::Edges] {
+                let (position, _) = hex::play_moves(5, moves.iter().copied()).unwrap();
+                let grid = PatternGrid::new(&position);
+                let me = position.to_move();
+                let mut wins = Vec::new();
+                let mut loses = Vec::new();
+                for cell in position.board().empty_cells() {
+                    let child = position.play(HexMove::Place(cell)).unwrap();
+                    let won = child.winner() == Some(me)
+                        || solver.solve(&child).unwrap().verdict.winner() == Some(me);
+                    let pattern = grid.code_as(code, cell);
+                    if won { wins.push(pattern) } else { loses.push(pattern) }
+                }
+                let samples = solver_samples(&mut solver, &position, code);
+                if wins.is_empty() || loses.is_empty() {
+                    assert!(samples.is_empty(), "{moves:?}");
+                    continue;
+                }
+                // Winners spread over the list: every ⌈w / 4⌉-th, so at most four.
+                assert_eq!(samples.len(), wins.len().div_ceil(wins.len().div_ceil(WINNERS_PER_POSITION)));
+                assert!(samples.len() <= WINNERS_PER_POSITION && (wins.len() < 4 || samples.len() >= 3));
+                for sample in &samples {
+                    assert_eq!(sample.chosen, 0);
+                    assert!(wins.contains(&sample.candidates[0]), "{moves:?}");
+                    let mut others = sample.candidates[1..].to_vec();
+                    others.sort_unstable();
+                    let mut expected = loses.clone();
+                    expected.sort_unstable();
+                    assert_eq!(others, expected, "{moves:?}");
+                }
+                taught += 1;
             }
-            let samples = solver_samples(&mut solver, &position);
-            if wins.is_empty() || loses.is_empty() {
-                assert!(samples.is_empty(), "{moves:?}");
-                continue;
-            }
-            // Winners spread over the list: every ⌈w / 4⌉-th, so at most four.
-            assert_eq!(samples.len(), wins.len().div_ceil(wins.len().div_ceil(WINNERS_PER_POSITION)));
-            assert!(samples.len() <= WINNERS_PER_POSITION && (wins.len() < 4 || samples.len() >= 3));
-            for sample in &samples {
-                assert_eq!(sample.chosen, 0);
-                assert!(wins.contains(&sample.candidates[0]), "{moves:?}");
-                let mut others = sample.candidates[1..].to_vec();
-                others.sort_unstable();
-                let mut expected = loses.clone();
-                expected.sort_unstable();
-                assert_eq!(others, expected, "{moves:?}");
-            }
-            taught += 1;
         }
-        assert!(taught >= 2, "only {taught} of the positions had both winning and losing moves");
+        assert!(taught >= 4, "only {taught} of the positions had both winning and losing moves");
     }
 
     /// A run with the solver as the teacher learns from its samples and names its settings in

@@ -448,6 +448,11 @@ enum Task {
         /// patterns, written by default to the playout weights file the hex crate ships).
         #[arg(long, default_value_t = 12, value_parser = parse_pattern_cells)]
         cells: u8,
+        /// How the 12-cell patterns read the cells off the board: stones (an edge as a stone of
+        /// its owner) or edges (every cell off the board one state of its own). The 6-cell and
+        /// local-response patterns are always in the stones code.
+        #[arg(long, default_value = "stones", value_parser = parse_pattern_code)]
+        code: hex::patterns::PatternCode,
         /// Let the exact solver teach instead of the search: every position with at most this
         /// many empty cells (boards up to 11x11) gives its winning moves, each against every
         /// losing move.
@@ -629,6 +634,15 @@ fn parse_pattern_cells(text: &str) -> Result<u8, String> {
     }
 }
 
+/// `--code` of `hex-patterns`: stones or edges.
+fn parse_pattern_code(text: &str) -> Result<hex::patterns::PatternCode, String> {
+    match text {
+        "stones" => Ok(hex::patterns::PatternCode::Stones),
+        "edges" => Ok(hex::patterns::PatternCode::Edges),
+        _ => Err(format!("a pattern code is stones or edges, not {text:?}")),
+    }
+}
+
 /// The workspace root, where `target/` lives.
 fn workspace_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).parent().map_or_else(|| PathBuf::from("."), Path::to_path_buf)
@@ -799,6 +813,7 @@ fn main() -> ExitCode {
             threads,
             priors,
             cells,
+            code,
             solver_labels,
             local,
             playout_out,
@@ -814,6 +829,12 @@ fn main() -> ExitCode {
             let ring = cells == 6;
             if local && ring {
                 eprintln!("hex-patterns: --local reads the 12-cell patterns; it does not go with --cells 6");
+                return ExitCode::from(2);
+            }
+            if code != hex::patterns::PatternCode::Stones && (local || ring) {
+                eprintln!(
+                    "hex-patterns: the 6-cell and the local-response patterns are in the stones code; --code edges goes with the 12-cell patterns alone"
+                );
                 return ExitCode::from(2);
             }
             if let Some(&bad) =
@@ -838,6 +859,7 @@ fn main() -> ExitCode {
                 threads,
                 priors,
                 ring,
+                code,
                 local,
                 local_playout_out: local.then(|| {
                     playout_out.unwrap_or_else(|| match &out {

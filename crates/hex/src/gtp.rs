@@ -189,7 +189,7 @@ use crate::board::{Board, Color, HexMove, IllegalMove, MAX_SIZE, Position};
 use crate::mcts::{MctsConfig, MctsPlayer};
 use crate::mcts::{RaveWeight, Widening};
 use crate::notation::{NotationError, move_name, parse_move, showboard};
-use crate::patterns::{PatternFileError, PatternWeights};
+use crate::patterns::{PatternCode, PatternFileError, PatternWeights};
 use crate::player::{HexPlayer, RandomPlayer};
 use crate::players::{BridgesConfig, BridgesPlayer, CoolcowPlayer, MadeupConfig, MadeupPlayer, SearchConfig};
 use crate::solver::{Endpoint, Solver, SolverConfig, Verdict};
@@ -502,6 +502,18 @@ impl PatternsFile {
     pub fn load(path: &str) -> Result<PatternsFile, PatternFileError> {
         let weights = PatternWeights::read(std::path::Path::new(path))?;
         Ok(PatternsFile { path: Box::leak(path.into()), weights: Box::leak(Box::new(weights)) })
+    }
+}
+
+/// A weights file for the twelve-cell playouts, which keep every cell's pattern in
+/// [`PatternCode::Stones`] as the board fills: a file in another code is refused.
+fn load_stones(name: &str, path: &str) -> Result<PatternsFile, String> {
+    let file = PatternsFile::load(path).map_err(|e| e.to_string())?;
+    match file.weights.code() {
+        PatternCode::Stones => Ok(file),
+        code => Err(format!(
+            "{name}: {path} holds patterns in the {code:?} code; the twelve-cell playouts read the Stones code (header \"hex-patterns 1\")"
+        )),
     }
 }
 
@@ -1271,12 +1283,10 @@ impl Engine {
                 settings.patterns = Some(PatternsFile::load(path).map_err(|e| e.to_string())?)
             }
             ["playout_table", "off"] => settings.playout_table = None,
-            ["playout_table", path] => {
-                settings.playout_table = Some(PatternsFile::load(path).map_err(|e| e.to_string())?)
-            }
+            ["playout_table", path] => settings.playout_table = Some(load_stones("playout_table", path)?),
             ["playout_answers", "off"] => settings.playout_answers = None,
             ["playout_answers", path] => {
-                settings.playout_answers = Some(PatternsFile::load(path).map_err(|e| e.to_string())?)
+                settings.playout_answers = Some(load_stones("playout_answers", path)?)
             }
             ["answer_patterns", "off"] => settings.answer_patterns = None,
             ["answer_patterns", path] => {

@@ -1720,12 +1720,19 @@ impl Knowledge<HexGame> for TreeKnowledge<'_> {
         for (prior, mv) in priors.iter_mut().zip(moves) {
             *prior = match *mv {
                 HexMove::Place(cell) => {
-                    let code = grid.code(cell);
+                    // Each table reads the cell's pattern in its own code.
+                    let code = grid.code_as(weights.code(), cell);
                     let near =
                         local.and_then(|(local, last)| Some(local.gamma(grid.local_code(cell, last)?)));
-                    let added = answers
-                        .filter(|&(_, last)| within_twelve(cell, last))
-                        .and_then(|(table, _)| table.get(code));
+                    let added =
+                        answers.filter(|&(_, last)| within_twelve(cell, last)).and_then(|(table, _)| {
+                            let own = if table.code() == weights.code() {
+                                code
+                            } else {
+                                grid.code_as(table.code(), cell)
+                            };
+                            table.get(own)
+                        });
                     weights.gamma(code) * near.unwrap_or(1.0) + added.unwrap_or(0.0)
                 }
                 HexMove::Swap => 1.0,
@@ -2258,7 +2265,7 @@ mod tests {
 
     use super::*;
     use crate::Board;
-    use crate::patterns::{RING_CODES, pattern, ring};
+    use crate::patterns::{PatternCode, RING_CODES, pattern, ring};
 
     /// A policy whose every six-cell pattern has a strength of its own, so that a code read in
     /// the wrong orientation or for the wrong colour shows.
@@ -2360,15 +2367,39 @@ mod tests {
         assert!(spread > 1e-3, "{shipped:?}");
     }
 
-    /// The priors are the patterns' strengths, times the local codes' near the last stone when
-    /// the local weights are on and the last move is known, and nothing else changes.
+    /// The priors are the patterns' strengths (each cell's pattern read in the table's code),
+    /// times the local codes' near the last stone when the local weights are on and the last
+    /// move is known, and nothing else changes.
     #[test]
     fn local_priors_multiply_the_cells_near_the_last_stone() {
-        let patterns = PatternWeights::shipped();
+        let (position, _) = crate::play_moves(7, ["d4", "c5", "e3"]).unwrap();
+        // A table holding every code of the position in either code, each with its own γ.
+        let grid = PatternGrid::new(&position);
+        let every: std::collections::BTreeSet<u32> = position
+            .board()
+            .empty_cells()
+            .flat_map(|cell| [PatternCode::Stones, PatternCode::Edges].map(|kind| grid.code_as(kind, cell)))
+            .collect();
+        let distinct = PatternWeights::from_pairs(every.iter().map(|&code| (code, 1.0 + (code % 13) as f32)));
+        let tables: [&'static PatternWeights; 3] = [
+            PatternWeights::shipped(),
+            Box::leak(Box::new(distinct.clone())),
+            Box::leak(Box::new(distinct.with_code(PatternCode::Edges))),
+        ];
+        let mut differ = false;
+        for patterns in tables {
+            differ |= local_priors_of(&position, patterns);
+        }
+        assert!(differ, "the two codes give some cell of the position different priors");
+    }
+
+    /// [`local_priors_multiply_the_cells_near_the_last_stone`] with one table of pattern
+    /// strengths; whether a cell's pattern differs between the two codes.
+    fn local_priors_of(position: &Position, patterns: &'static PatternWeights) -> bool {
+        let position = *position;
         let local: &'static PatternWeights = Box::leak(Box::new(PatternWeights::from_pairs(
             (0..crate::patterns::LOCAL_CODES as u32).map(|code| (code, 2.0 + (code % 7) as f32)),
         )));
-        let (position, _) = crate::play_moves(7, ["d4", "c5", "e3"]).unwrap();
         let last = crate::parse_cell("e3", 7).unwrap();
         let moves = position.legal_moves();
         let priors_of = |local, last: Option<HexMove>| {
@@ -2392,9 +2423,11 @@ mod tests {
         let answered = priors_of(Some(local), Some(HexMove::Place(last)));
         let grid = PatternGrid::new(&position);
         let mut near = 0;
+        let mut differ = false;
         for ((mv, p), q) in moves.iter().zip(&plain).zip(&answered) {
             let HexMove::Place(cell) = *mv else { panic!("no swap after three stones") };
-            assert_eq!(*p, patterns.gamma(grid.code(cell)), "{cell}");
+            assert_eq!(*p, patterns.gamma(grid.code_as(patterns.code(), cell)), "{cell}");
+            differ |= grid.code_as(PatternCode::Stones, cell) != grid.code_as(PatternCode::Edges, cell);
             match grid.local_code(cell, last) {
                 Some(code) => {
                     near += 1;
@@ -2404,6 +2437,7 @@ mod tests {
             }
         }
         assert!(near >= 10, "{near}");
+        differ
     }
 
     /// An answer table adds its γ to the cells near the last stone whose pattern it holds,

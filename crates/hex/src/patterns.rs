@@ -5,9 +5,12 @@
 //! # The pattern of a cell
 //!
 //! [`pattern`] reads the six neighbours of an empty cell and the six cells that form a bridge
-//! with it, each as empty, the mover's stone, the opponent's stone, or off the board. Off the
-//! board counts as a stone of the side whose edge it is (an edge connects like a row of stones);
-//! a cell beyond two edges at once, off a corner, has a state of its own. The board is first seen
+//! with it, each as empty, the mover's stone, the opponent's stone, or off the board. How a cell
+//! off the board reads is the pattern's [`PatternCode`]: in [`PatternCode::Stones`] it counts as
+//! a stone of the side whose edge it is (an edge connects like a row of stones) and a cell beyond
+//! two edges at once, off a corner, has a state of its own; in [`PatternCode::Edges`] every cell
+//! off the board has one state of its own, as in MoHex's patterns, so that a pattern beside an
+//! edge does not share its strength with the same stones in the open. The board is first seen
 //! from the player to move: when White is to move it is mirrored in the long diagonal with the
 //! colours swapped ([`Position::mirrored`]), so a pattern means the same thing for both sides.
 //! Hex is also symmetric under a half turn of the board, so a pattern and its half turn are one
@@ -85,11 +88,53 @@ const EMPTY: u32 = 0;
 const MINE: u32 = 1;
 /// The opponent's stone, or their edge.
 const THEIRS: u32 = 2;
-/// Off the board beyond both edges (off a corner).
+/// Off the board beyond both edges (off a corner); in [`PatternCode::Edges`], off the board.
 const CORNER: u32 = 3;
+/// The flag a [`PatternGrid`] adds to the state of a cell off the board.
+const OFF: u8 = 4;
+
+/// How a pattern reads the cells off the board (see the [module docs](self)). Both codes give
+/// two bits per cell read; a weights file says which code its patterns are in
+/// ([`PatternWeights::code`]), and the priors read each table in its own code.
+///
+/// ```
+/// use hex::patterns::{PatternCode, PatternGrid};
+/// use hex::{Cell, Position};
+///
+/// // On the empty board a cell in the middle sees no edge: both codes agree.
+/// let grid = PatternGrid::new(&Position::new(7).unwrap());
+/// let (middle, side) = (Cell::new(3, 3), Cell::new(0, 3));
+/// assert_eq!(grid.code_as(PatternCode::Stones, middle), grid.code_as(PatternCode::Edges, middle));
+/// // Beside the top edge (Black's, and Black is to move) they differ.
+/// assert_ne!(grid.code_as(PatternCode::Stones, side), grid.code_as(PatternCode::Edges, side));
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PatternCode {
+    /// An edge reads as a stone of its owner, a cell off a corner as a state of its own: the
+    /// code of every weights file before the edge code (header `hex-patterns 1`), and the code
+    /// of the local-response and playout patterns.
+    #[default]
+    Stones,
+    /// Every cell off the board reads as one state of its own (header `hex-patterns 1 edges`).
+    /// Which places fall off the board still tells whose edge a cell is beside, since the mover's
+    /// edges run along the top and the bottom of its view; only the two kinds of corner merge.
+    Edges,
+}
+
+impl PatternCode {
+    /// The state a pattern of this code reads for a [`PatternGrid`] state.
+    fn read(self, state: u8) -> u32 {
+        match self {
+            PatternCode::Stones => u32::from(state & 3),
+            PatternCode::Edges if state & OFF != 0 => CORNER,
+            PatternCode::Edges => u32::from(state),
+        }
+    }
+}
 
 /// The pattern code of an empty `cell` of `position` for the player to move (see the
-/// [module docs](self)): two bits per cell read, the same for a pattern and its half turn.
+/// [module docs](self)) in [`PatternCode::Stones`]: two bits per cell read, the same for a
+/// pattern and its half turn.
 ///
 /// # Panics
 /// If `cell` is off the board.
@@ -128,7 +173,8 @@ pub struct PatternGrid {
     me: Color,
     size: u8,
     stride: usize,
-    /// States ([`EMPTY`], [`MINE`], …) of the mover's view, border included, row by row.
+    /// States ([`EMPTY`], [`MINE`], …) of the mover's view, border included, row by row; a
+    /// border cell's state carries [`OFF`] beside its [`PatternCode::Stones`] state.
     states: Vec<u8>,
     /// The offsets of [`OFFSETS`] in `states`.
     offsets: [isize; PATTERN_CELLS],
@@ -146,9 +192,9 @@ impl PatternGrid {
             for c in -2..n + 2 {
                 let state = match ((0..n).contains(&r), (0..n).contains(&c)) {
                     // Past the top or bottom of the mover's view: the mover's own edge.
-                    (false, true) => MINE,
-                    (true, false) => THEIRS,
-                    (false, false) => CORNER,
+                    (false, true) => MINE | u32::from(OFF),
+                    (true, false) => THEIRS | u32::from(OFF),
+                    (false, false) => CORNER | u32::from(OFF),
                     (true, true) => {
                         let real = match me {
                             Color::Black => Cell::new(r as u8, c as u8),
@@ -168,11 +214,19 @@ impl PatternGrid {
         PatternGrid { me, size: board.size(), stride, states, offsets }
     }
 
-    /// The pattern code of `cell` (see [`pattern`]).
+    /// The pattern code of `cell` in [`PatternCode::Stones`] (see [`pattern`]).
     ///
     /// # Panics
     /// If `cell` is off the board.
     pub fn code(&self, cell: Cell) -> u32 {
+        self.code_as(PatternCode::Stones, cell)
+    }
+
+    /// The pattern code of `cell` in the code `kind`.
+    ///
+    /// # Panics
+    /// If `cell` is off the board.
+    pub fn code_as(&self, kind: PatternCode, cell: Cell) -> u32 {
         assert!(cell.row < self.size && cell.col < self.size, "{cell} is off a {0}x{0} board", self.size);
         // White's view is the board mirrored in the long diagonal.
         let (r, c) = match self.me {
@@ -182,8 +236,7 @@ impl PatternGrid {
         let centre = (usize::from(r) + 2) * self.stride + usize::from(c) + 2;
         let mut code = 0;
         for (k, &offset) in self.offsets.iter().enumerate() {
-            let state = self.states[centre.wrapping_add_signed(offset)];
-            code |= u32::from(state) << (2 * k);
+            code |= kind.read(self.states[centre.wrapping_add_signed(offset)]) << (2 * k);
         }
         code.min(half_turn(code))
     }
@@ -206,7 +259,7 @@ impl PatternGrid {
         let centre = (r as usize + 2) * self.stride + c as usize + 2;
         let mut ring = 0;
         for (k, &offset) in self.offsets[..RING_CELLS].iter().enumerate() {
-            ring |= u32::from(self.states[centre.wrapping_add_signed(offset)]) << (2 * k);
+            ring |= PatternCode::Stones.read(self.states[centre.wrapping_add_signed(offset)]) << (2 * k);
         }
         Some(local_key(ring, place))
     }
@@ -334,6 +387,27 @@ impl Sample {
     /// known), with the candidates' local-response codes; `None` if `cell` is not an empty
     /// cell of the board or `last` is off it.
     pub fn after(position: &Position, cell: Cell, last: Option<Cell>) -> Option<Sample> {
+        Sample::after_as(PatternCode::Stones, position, cell, last)
+    }
+
+    /// [`Sample::after`] with the candidates' patterns in the code `kind` (the local-response
+    /// codes are the same in every code).
+    ///
+    /// ```
+    /// use hex::patterns::{PatternCode, PatternGrid, Sample};
+    /// use hex::{Cell, Position};
+    ///
+    /// let start = Position::new(5).unwrap();
+    /// let sample = Sample::after_as(PatternCode::Edges, &start, Cell::new(0, 2), None).unwrap();
+    /// let grid = PatternGrid::new(&start);
+    /// assert_eq!(sample.candidates[sample.chosen], grid.code_as(PatternCode::Edges, Cell::new(0, 2)));
+    /// ```
+    pub fn after_as(
+        kind: PatternCode,
+        position: &Position,
+        cell: Cell,
+        last: Option<Cell>,
+    ) -> Option<Sample> {
         let board = position.board();
         if last.is_some_and(|last| !board.contains(last)) {
             return None;
@@ -350,7 +424,7 @@ impl Sample {
                 if empty == cell {
                     chosen = i;
                 }
-                grid.code(empty)
+                grid.code_as(kind, empty)
             })
             .collect();
         let locals = match last {
@@ -365,7 +439,7 @@ impl Sample {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum PatternError {
     /// The first line is not the format's header.
-    #[error("not a pattern weights file: the first line must be {HEADER:?}")]
+    #[error("not a pattern weights file: the first line must be {HEADER:?} or {EDGES_HEADER:?}")]
     Header,
     /// A line is not `CODE GAMMA` with a hexadecimal code below 2^24 and a positive, finite γ.
     #[error("line {line}: expected a hexadecimal pattern code and a positive strength, not {text:?}")]
@@ -406,8 +480,11 @@ pub enum PatternFileError {
     },
 }
 
-/// The first line of a weights file.
+/// The first line of a weights file in [`PatternCode::Stones`].
 const HEADER: &str = "hex-patterns 1";
+
+/// The first line of a weights file in [`PatternCode::Edges`].
+const EDGES_HEADER: &str = "hex-patterns 1 edges";
 
 /// The weights shipped with the crate (see [`PatternWeights::shipped`]).
 const SHIPPED: &str = include_str!("../data/patterns.txt");
@@ -447,6 +524,8 @@ pub struct PatternWeights {
     /// `64 − log2(slots.len())`.
     shift: u32,
     len: usize,
+    /// The code the patterns are in.
+    code: PatternCode,
 }
 
 /// The code of an empty slot (pattern codes use 24 bits).
@@ -462,6 +541,7 @@ impl PatternWeights {
             slots: vec![(NO_CODE, 1.0); capacity],
             shift: 64 - capacity.trailing_zeros(),
             len: 0,
+            code: PatternCode::Stones,
         };
         for (code, gamma) in pairs {
             let slot = weights.slot(code);
@@ -484,6 +564,25 @@ impl PatternWeights {
             }
             i = (i + 1) & mask;
         }
+    }
+
+    /// These weights, their patterns read as codes of `code` (weights are in
+    /// [`PatternCode::Stones`] unless said).
+    ///
+    /// ```
+    /// use hex::patterns::{PatternCode, PatternWeights};
+    ///
+    /// let weights = PatternWeights::from_pairs([(0xa4, 2.5)]).with_code(PatternCode::Edges);
+    /// assert_eq!(weights.code(), PatternCode::Edges);
+    /// assert!(weights.to_text().starts_with("hex-patterns 1 edges\n"));
+    /// ```
+    pub fn with_code(self, code: PatternCode) -> PatternWeights {
+        PatternWeights { code, ..self }
+    }
+
+    /// The code the patterns are in.
+    pub fn code(&self) -> PatternCode {
+        self.code
     }
 
     /// The strength of pattern `code`: 1 for a pattern the weights do not hold.
@@ -556,8 +655,9 @@ impl PatternWeights {
         })
     }
 
-    /// Reads weights from the text of a weights file: the header line `hex-patterns 1`, then
-    /// one pattern a line as a hexadecimal code and its γ; `#` starts a comment.
+    /// Reads weights from the text of a weights file: the header line `hex-patterns 1` (patterns
+    /// in [`PatternCode::Stones`]) or `hex-patterns 1 edges` ([`PatternCode::Edges`]), then one
+    /// pattern a line as a hexadecimal code and its γ; `#` starts a comment.
     ///
     /// # Errors
     /// A missing header, a malformed line or a code given twice.
@@ -573,10 +673,11 @@ impl PatternWeights {
     /// ```
     pub fn parse(text: &str) -> Result<PatternWeights, PatternError> {
         let mut lines = text.lines().enumerate();
-        match lines.next() {
-            Some((_, first)) if first.trim() == HEADER => {}
+        let code = match lines.next().map(|(_, first)| first.trim()) {
+            Some(HEADER) => PatternCode::Stones,
+            Some(EDGES_HEADER) => PatternCode::Edges,
             _ => return Err(PatternError::Header),
-        }
+        };
         let mut pairs = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for (i, raw) in lines {
@@ -596,7 +697,7 @@ impl PatternWeights {
             }
             pairs.push((code, gamma));
         }
-        Ok(PatternWeights::from_pairs(pairs))
+        Ok(PatternWeights::from_pairs(pairs).with_code(code))
     }
 
     /// Reads weights from a file in the format [`PatternWeights::parse`] reads, as
@@ -641,14 +742,19 @@ impl PatternWeights {
     pub fn to_text(&self) -> String {
         let mut pairs: Vec<(u32, f32)> = self.pairs().collect();
         pairs.sort_unstable_by_key(|&(code, _)| code);
-        let mut text = format!("{HEADER}\n");
+        let header = match self.code {
+            PatternCode::Stones => HEADER,
+            PatternCode::Edges => EDGES_HEADER,
+        };
+        let mut text = format!("{header}\n");
         for (code, gamma) in pairs {
             writeln!(text, "{code:06x} {gamma:.4}").expect("writing to a string");
         }
         text
     }
 
-    /// The γ of every empty cell of `cells` at `position`, into `out` (one each).
+    /// The γ of every empty cell of `cells` at `position`, into `out` (one each), its pattern
+    /// read in the weights' code.
     pub fn cell_gammas(
         &self,
         position: &Position,
@@ -657,11 +763,12 @@ impl PatternWeights {
     ) {
         let grid = PatternGrid::new(position);
         out.clear();
-        out.extend(cells.into_iter().map(|cell| self.gamma(grid.code(cell))));
+        out.extend(cells.into_iter().map(|cell| self.gamma(grid.code_as(self.code, cell))));
     }
 
     /// Fits the γ of every pattern to `samples` by minorization–maximization (see the
-    /// [module docs](self)).
+    /// [module docs](self)); the weights are in [`PatternCode::Stones`] (give others their code
+    /// with [`PatternWeights::with_code`]).
     ///
     /// ```
     /// use hex::patterns::{LearnConfig, PatternWeights, Sample};
@@ -808,7 +915,7 @@ mod tests {
 
     /// The pattern read cell by cell from the board, as the module docs say: the oracle of the
     /// grid.
-    fn pattern_by_hand(position: &Position, cell: Cell) -> u32 {
+    fn pattern_by_hand(position: &Position, cell: Cell, kind: PatternCode) -> u32 {
         let board = position.board();
         let me = position.to_move();
         let n = i16::from(board.size());
@@ -821,14 +928,15 @@ mod tests {
         for (k, &(dr, dc)) in OFFSETS.iter().enumerate() {
             let (r, c) = (i16::from(centre.row) + i16::from(dr), i16::from(centre.col) + i16::from(dc));
             let state = match ((0..n).contains(&r), (0..n).contains(&c)) {
-                (false, true) => MINE,
-                (true, false) => THEIRS,
-                (false, false) => CORNER,
                 (true, true) => match board.get(view(Cell::new(r as u8, c as u8))) {
                     None => EMPTY,
                     Some(colour) if colour == me => MINE,
                     Some(_) => THEIRS,
                 },
+                _ if kind == PatternCode::Edges => CORNER,
+                (false, true) => MINE,
+                (true, false) => THEIRS,
+                (false, false) => CORNER,
             };
             code |= state << (2 * k);
         }
@@ -850,7 +958,11 @@ mod tests {
                 }
                 let grid = PatternGrid::new(&position);
                 for cell in position.board().cells() {
-                    assert_eq!(grid.code(cell), pattern_by_hand(&position, cell), "{cell} of {position:?}");
+                    let by_hand = |kind| pattern_by_hand(&position, cell, kind);
+                    assert_eq!(grid.code(cell), by_hand(PatternCode::Stones), "{cell} of {position:?}");
+                    for kind in [PatternCode::Stones, PatternCode::Edges] {
+                        assert_eq!(grid.code_as(kind, cell), by_hand(kind), "{cell} of {position:?}");
+                    }
                 }
             }
         }
@@ -941,6 +1053,40 @@ mod tests {
         assert!((0..PATTERN_CELLS).any(|k| (corner >> (2 * k)) & 3 == CORNER));
     }
 
+    /// In the edge code every cell off the board reads alike, yet a cell beside the mover's
+    /// edge and one beside the opponent's still differ (other places fall off), the code keeps
+    /// the half turn and the mirror, and a stone never reads as an edge.
+    #[test]
+    fn the_edge_code_tells_edges_from_stones_and_keeps_the_symmetries() {
+        let position = play(&Position::new(9).unwrap(), &["e1", "a5"]);
+        let grid = PatternGrid::new(&position);
+        let edges = |cell| grid.code_as(PatternCode::Edges, cell);
+        // Black to move: e1 is beside Black's top edge, a5 beside White's left edge.
+        let (top, left) = (Cell::new(0, 6), Cell::new(6, 0));
+        assert_ne!(edges(top), edges(left));
+        // In the stones code an edge is a stone; in the edge code the top edge is not a row of
+        // Black stones: the cell below a Black stone on the top row reads its neighbour as mine.
+        let below = Cell::new(1, 4);
+        let states = |code: u32| (0..PATTERN_CELLS).map(|k| (code >> (2 * k)) & 3).collect::<Vec<_>>();
+        assert_eq!(states(edges(below)).iter().filter(|&&s| s == MINE).count(), 1);
+        assert!(states(grid.code(below)).iter().filter(|&&s| s == MINE).count() > 1);
+        assert!(states(edges(top)).contains(&CORNER) && !states(edges(top)).contains(&MINE));
+        let mirror = position.mirrored();
+        let mirrored = PatternGrid::new(&mirror);
+        let mut turned = hex::Board::new(9).unwrap();
+        for cell in position.board().cells() {
+            turned.set(Cell::new(8 - cell.row, 8 - cell.col), position.board().get(cell));
+        }
+        let turned = PatternGrid::new(&Position::from_board(turned, position.to_move()));
+        for cell in position.board().empty_cells() {
+            assert_eq!(edges(cell), mirrored.code_as(PatternCode::Edges, cell.transpose()), "{cell}");
+            let image = Cell::new(8 - cell.row, 8 - cell.col);
+            assert_eq!(edges(cell), turned.code_as(PatternCode::Edges, image), "{cell}");
+            // Local codes do not change with the code.
+            assert_eq!(grid.local_code(cell, Cell::new(0, 4)), local(&position, cell, Cell::new(0, 4)));
+        }
+    }
+
     #[test]
     fn stones_are_read_as_mine_or_theirs() {
         // Black at d4; White to move looks at e4, far enough from every edge to see none.
@@ -984,6 +1130,15 @@ mod tests {
             PatternWeights::parse(&format!("{HEADER}\n12 1\n12 2\n")),
             Err(PatternError::Duplicate { line: 3, code: 0x12 })
         );
+        // The header names the code; the code survives the round trip and weighs in equality.
+        assert_eq!(back.code(), PatternCode::Stones);
+        let edges = weights.clone().with_code(PatternCode::Edges);
+        assert!(edges.to_text().starts_with("hex-patterns 1 edges\n"));
+        assert_eq!(PatternWeights::parse(&edges.to_text()).unwrap().code(), PatternCode::Edges);
+        assert_ne!(PatternWeights::parse(&edges.to_text()).unwrap(), back);
+        for bad in ["hex-patterns 1 edge", "hex-patterns 2", "hex-patterns 1 stones"] {
+            assert_eq!(PatternWeights::parse(&format!("{bad}\n12 1\n")), Err(PatternError::Header), "{bad}");
+        }
     }
 
     #[test]

@@ -1475,7 +1475,8 @@ fn param_hex_patterns_reads_a_weights_file() {
 
 /// `param_hex answer_patterns FILE`, `playout_table FILE` and `playout_answers FILE` each read a
 /// table, list its name, play with it after the opponent's stone, name the file in their errors
-/// (and keep the table they had), and `off` turns them off.
+/// (and keep the table they had), and `off` turns them off. The answer table reads a file in the
+/// edge code too; the playouts' tables refuse one, since the playouts keep stones codes.
 #[test]
 fn param_hex_table_files_read_list_play_and_fail_cleanly() {
     let dir = std::env::temp_dir().join(format!("hex-gtp-answers-{}", std::process::id()));
@@ -1485,6 +1486,8 @@ fn param_hex_table_files_read_list_play_and_fail_cleanly() {
     std::fs::write(&good, "hex-patterns 1\n000002 50\n000008 40.5\n").unwrap();
     let bad = dir.join("bad.txt");
     std::fs::write(&bad, "hex-patterns 1\n000002 0\n").unwrap();
+    let edges = dir.join("edges.txt");
+    std::fs::write(&edges, "hex-patterns 1 edges\n000002 50\n").unwrap();
     type Field = fn(&hex::gtp::Settings) -> Option<hex::gtp::PatternsFile>;
     let tables: [(&str, Field); 3] = [
         ("answer_patterns", |s| s.answer_patterns),
@@ -1513,6 +1516,13 @@ fn param_hex_table_files_read_list_play_and_fail_cleanly() {
             format!("[string] {name} {}", good.display()),
             "a failed load changes nothing"
         );
+        if name == "answer_patterns" {
+            ok(&mut e, &format!("param_hex {name} {}", edges.display()));
+            ok(&mut e, "genmove w");
+        } else {
+            let err = fails(&mut e, &format!("param_hex {name} {}", edges.display()));
+            assert!(err.contains("Edges code") && err.contains(&edges.display().to_string()), "{err}");
+        }
         ok(&mut e, &format!("param_hex {name} off"));
         assert_eq!(listed(&mut e), format!("[string] {name} off"));
     }

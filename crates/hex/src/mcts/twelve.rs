@@ -18,7 +18,7 @@ use search_core::mcts::{self, McRng, Rewards};
 
 use super::{EMPTY, HexPlayout, LAST_PLACE, NONE, code_of, grid_colour};
 use crate::board::{Cell, Color, HexMove, Position};
-use crate::patterns::{PATTERN_CELLS, PatternWeights, half_turn};
+use crate::patterns::{PATTERN_CELLS, PatternCode, PatternWeights, half_turn};
 
 /// The whole-number weight of a pattern of strength 1: strengths as small as MoHex's weights for
 /// dead cells (10⁻⁴) keep a weight of their own, and a 13×13 board's sum stays within `u32`.
@@ -85,7 +85,19 @@ pub struct TwelvePolicy {
 impl TwelvePolicy {
     /// The policy of these global strengths and, if given, answer strengths (both by
     /// [`crate::patterns::pattern`] code).
+    ///
+    /// # Panics
+    /// If a table is not in [`PatternCode::Stones`]: the playouts keep every cell's code in
+    /// that code as the board fills. (`param_hex playout_table` and `playout_answers` refuse
+    /// such a file with an error.)
     pub fn new(global: &PatternWeights, answers: Option<&PatternWeights>) -> TwelvePolicy {
+        for table in std::iter::once(global).chain(answers) {
+            assert_eq!(
+                table.code(),
+                PatternCode::Stones,
+                "twelve-cell playouts read patterns in the stones code"
+            );
+        }
         // A code read from Black's view is White's code `canonical(white_view(code))`: the
         // table holds every code the files name as either.
         let codes: BTreeSet<u32> = global
@@ -188,7 +200,8 @@ impl HexPlayout {
     /// use hex::patterns::PatternWeights;
     /// use hex::{HexGame, Position};
     ///
-    /// let policy = TwelvePolicy::new(PatternWeights::shipped(), Some(PatternWeights::shipped()));
+    /// let table = PatternWeights::from_pairs([(0, 2.0)]);
+    /// let policy = TwelvePolicy::new(&table, Some(&table));
     /// let mut playout = HexPlayout::new(true).with_twelve(Arc::new(policy));
     /// let mut trace = Vec::new();
     /// let start = Position::new(9).unwrap();
