@@ -12,6 +12,11 @@
 //! solver's labels of small boards); `--compare FILE...` judges other weights files on the same
 //! held-out moves. The weights file is written with a comment naming the command.
 //!
+//! Every sample is kept in both pattern codes ([`PatternCode`]), so that `--code edges` learns
+//! the twelve-cell patterns with every cell off the board as one state of its own, and weights
+//! of either code (learned, shipped or compared) are judged on the same moves, each read in
+//! its own code. The six-cell and the local-response patterns are in the stones code only.
+//!
 //! With `--solver-labels N` the teacher is the exact solver instead of the search: the games are
 //! played the same way, but every position with at most `N` empty cells is given to
 //! [`hex::solver::Solver::winning_moves`] (a time limit each), and where some moves win and
