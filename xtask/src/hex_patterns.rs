@@ -376,13 +376,7 @@ fn play_game(options: &PatternOptions, size: u8, k: u64) -> (bool, Coded) {
         match (&mut solver, options.solver_labels) {
             (Some(solver), Some(labels)) => {
                 if position.board().empty_cells().count() <= labels.max_empty as usize {
-                    for code in [PatternCode::Stones, PatternCode::Edges] {
-                        let coded = solver_samples(solver, &position, code);
-                        match code {
-                            PatternCode::Stones => samples.stones.extend(coded),
-                            PatternCode::Edges => samples.edges.extend(coded),
-                        }
-                    }
+                    samples.append(solver_samples(solver, &position));
                 }
             }
             _ => {
@@ -407,17 +401,22 @@ fn play_game(options: &PatternOptions, size: u8, k: u64) -> (bool, Coded) {
     (k % 10 == 9, samples)
 }
 
-/// The samples the solver teaches at `position` (see the module docs), the patterns in `code`:
-/// each of up to [`WINNERS_PER_POSITION`] winning moves against every losing move; none if the
-/// solver does not finish or if every move wins or none does. (The solver keeps its table, so
-/// the second code's call finds the winning moves at once.)
-fn solver_samples(solver: &mut Solver, position: &Position, code: PatternCode) -> Vec<Sample> {
-    let Ok(winners) = solver.winning_moves(position) else { return Vec::new() };
+/// The samples the solver teaches at `position` (see the module docs), in both codes: each of
+/// up to [`WINNERS_PER_POSITION`] winning moves against every losing move; none if the solver
+/// does not finish or if every move wins or none does.
+fn solver_samples(solver: &mut Solver, position: &Position) -> Coded {
+    let Ok(winners) = solver.winning_moves(position) else { return Coded::default() };
     let winners: Vec<Cell> = winners
         .into_iter()
         .filter_map(|mv| if let HexMove::Place(c) = mv { Some(c) } else { None })
         .collect();
     let grid = PatternGrid::new(position);
+    let coded = |code| labelled(&grid, position, &winners, code);
+    Coded { stones: coded(PatternCode::Stones), edges: coded(PatternCode::Edges) }
+}
+
+/// [`solver_samples`] in one code, the position's winning moves known.
+fn labelled(grid: &PatternGrid, position: &Position, winners: &[Cell], code: PatternCode) -> Vec<Sample> {
     let losers: Vec<u32> = position
         .board()
         .empty_cells()
@@ -994,7 +993,7 @@ mod tests {
                     let pattern = grid.code_as(code, cell);
                     if won { wins.push(pattern) } else { loses.push(pattern) }
                 }
-                let samples = solver_samples(&mut solver, &position, code);
+                let samples = solver_samples(&mut solver, &position).get(code).to_vec();
                 if wins.is_empty() || loses.is_empty() {
                     assert!(samples.is_empty(), "{moves:?}");
                     continue;
