@@ -27,6 +27,7 @@ mod bench_2048;
 mod hex_decided;
 mod hex_match;
 mod hex_match_report;
+mod hex_net;
 mod hex_openings;
 mod hex_patterns;
 mod hex_probe;
@@ -422,6 +423,64 @@ enum Task {
         #[arg(long, requires = "games", value_parser = clap::value_parser!(u64).range(1..))]
         max_moves: Option<u64>,
     },
+    /// Train the convolutional move policy (hex::net) on games of hex-net-games, and report how
+    /// well it predicts held-out moves beside the shipped patterns.
+    #[command(name = "hex-net")]
+    HexNet {
+        /// Files written by hex-net-games.
+        #[arg(required = true)]
+        games: Vec<PathBuf>,
+        /// Channels per layer.
+        #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u64).range(1..=512))]
+        channels: u64,
+        /// Convolution layers.
+        #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..=32))]
+        layers: u64,
+        /// Passes over the training positions.
+        #[arg(long, default_value_t = 10)]
+        epochs: usize,
+        /// Positions per step.
+        #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..))]
+        batch: u64,
+        /// Adam's step size (halved for the last third of the epochs).
+        #[arg(long, default_value_t = 0.001)]
+        rate: f32,
+        /// The seed of the starting weights and of the positions' order.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads sharing each batch.
+        #[arg(long, default_value_t = 2, value_parser = parse_threads)]
+        threads: usize,
+        /// Start from this network instead of random weights.
+        #[arg(long)]
+        start: Option<PathBuf>,
+        /// The network file to write (after every epoch).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Play self-play games kept whole (moves and the root's visits) for the convolutional move
+    /// policy (hex::net), one JSON line per game as it ends.
+    #[command(name = "hex-net-games")]
+    HexNetGames {
+        /// Board sizes, comma-separated.
+        #[arg(long, value_delimiter = ',', default_value = "9,11")]
+        sizes: Vec<u8>,
+        /// Games per size.
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..))]
+        games: u64,
+        /// Playouts per move of the self-play player (the GTP engine's defaults otherwise).
+        #[arg(long, default_value_t = 3000, value_parser = clap::value_parser!(u64).range(1..))]
+        iterations: u64,
+        /// The seed of the openings and the players.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Threads playing games at once.
+        #[arg(long, default_value_t = 2, value_parser = parse_threads)]
+        threads: usize,
+        /// The games file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Learn the Hex move-pattern weights (hex::patterns) from our MCTS player's self-play, and
     /// report how well they predict held-out moves.
     #[command(name = "hex-patterns")]
@@ -804,6 +863,26 @@ fn main() -> ExitCode {
                 assist: assist.map(|command| hex_match::Assist { command, moves: assist_moves as usize }),
             };
             hex_match::run(&config, out.as_deref()).map(|_| ()).map_err(|e| e.to_string())
+        }
+        Task::HexNet { games, channels, layers, epochs, batch, rate, seed, threads, start, out } => {
+            let options = hex_net::TrainOptions {
+                games,
+                channels: channels as usize,
+                layers: layers as usize,
+                epochs,
+                batch: batch as usize,
+                rate,
+                seed,
+                threads,
+                out,
+                start,
+            };
+            hex_net::train(&options).map(|_| ())
+        }
+        Task::HexNetGames { sizes, games, iterations, seed, threads, out } => {
+            let options = hex_net::GamesOptions { sizes, games, iterations, seed, threads };
+            hex_net::save_games(&options, &out)
+                .map(|n| eprintln!("hex-net-games: {n} games in {}", out.display()))
         }
         Task::HexPatterns {
             sizes,

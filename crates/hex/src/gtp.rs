@@ -129,7 +129,9 @@
 //! writes, to try weights without building them in (`shipped` goes back to the crate's own;
 //! [`MctsConfig::patterns`], [`PatternsFile`]), and `param_hex answer_patterns FILE` adds the
 //! γ of a second such file to the priors of the cells near the opponent's last stone, as MoHex
-//! 2.0 adds its local table (`off` by default; [`MctsConfig::answer_patterns`]); `param_hex threads T`
+//! 2.0 adds its local table (`off` by default; [`MctsConfig::answer_patterns`]); `param_hex net
+//! FILE` gives the analysed nodes' priors to a convolutional policy in the format `cargo xtask
+//! hex-net` writes (`off` by default; [`MctsConfig::net`], [`NetFile`]); `param_hex threads T`
 //! searches with T threads (root parallelism, [`MctsConfig::threads`]; 1 by default, up to
 //! [`MAX_MCTS_THREADS`]; with two or more, one of them runs the exact solver beside the search
 //! for the whole move in positions with at most `param_hex solver_beside N` empty cells,
@@ -188,6 +190,7 @@ use std::time::{Duration, Instant};
 use crate::board::{Board, Color, HexMove, IllegalMove, MAX_SIZE, Position};
 use crate::mcts::{MctsConfig, MctsPlayer};
 use crate::mcts::{RaveWeight, Widening};
+use crate::net::{NetError, PolicyNet};
 use crate::notation::{NotationError, move_name, parse_move, showboard};
 use crate::patterns::{PatternCode, PatternFileError, PatternWeights};
 use crate::player::{HexPlayer, RandomPlayer};
@@ -459,6 +462,9 @@ pub struct Settings {
     pub eval_scale: f64,
     /// The MCTS player's [`MctsConfig::widening`].
     pub widening: Option<Widening>,
+    /// The MCTS player's [`MctsConfig::net`]: the convolutional policy of the analysed nodes'
+    /// priors, read from a file (`param_hex net FILE`), or `None` (`param_hex net off`).
+    pub net: Option<NetFile>,
     /// The MCTS player's [`MctsConfig::verify`]: the share of a move kept to check the
     /// search's most visited moves with the solver; `None`: no check.
     pub verify: Option<f64>,
@@ -477,6 +483,37 @@ pub struct PatternsFile {
     pub path: &'static str,
     /// Its weights.
     pub weights: &'static PatternWeights,
+}
+
+/// A convolutional policy file ([`PolicyNet::read`]) loaded for [`Settings::net`], kept for
+/// the rest of the process as [`PatternsFile`] keeps its weights.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NetFile {
+    /// The file, as the command named it.
+    pub path: &'static str,
+    /// Its network.
+    pub net: &'static PolicyNet,
+}
+
+impl NetFile {
+    /// Reads `path` and keeps it for the rest of the process.
+    ///
+    /// # Errors
+    /// The file cannot be read or is not a network file.
+    ///
+    /// # Examples
+    ///
+    /// ```
+    /// use hex::gtp::NetFile;
+    ///
+    /// let path = std::env::temp_dir().join("hex-gtp-doc-not-a-net.txt");
+    /// std::fs::write(&path, "hex-patterns 1\n").unwrap();
+    /// assert!(NetFile::load(path.to_str().unwrap()).is_err());
+    /// ```
+    pub fn load(path: &str) -> Result<NetFile, NetError> {
+        let net = PolicyNet::read(std::path::Path::new(path))?;
+        Ok(NetFile { path: Box::leak(path.into()), net: Box::leak(Box::new(net)) })
+    }
 }
 
 impl PatternsFile {
@@ -575,6 +612,7 @@ impl Settings {
             playout_inferior: self.playout_inferior,
             patterns: self.patterns.map(|p| p.weights),
             answer_patterns: self.answer_patterns.map(|p| p.weights),
+            net: self.net.map(|n| n.net),
             playout_table: self.playout_table.map(|p| p.weights),
             playout_answers: self.playout_answers.map(|p| p.weights),
             ..MctsConfig::time(self.time)
@@ -617,6 +655,7 @@ impl Default for Settings {
             playout_inferior: MctsConfig::default().playout_inferior,
             patterns: None,
             answer_patterns: None,
+            net: None,
             playout_table: None,
             playout_answers: None,
             exploration_in_mean: MctsConfig::default().exploration_in_mean,
@@ -665,7 +704,7 @@ pub const DEFAULT_LOCAL_PRIORS: bool = true;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 44] = [
+const PARAMETERS: [&str; 45] = [
     "player",
     "time",
     "depth",
@@ -710,6 +749,7 @@ const PARAMETERS: [&str; 44] = [
     "eval_mix",
     "eval_scale",
     "widening",
+    "net",
 ];
 
 /// The default time per move of the MCTS and strong players.
@@ -1099,7 +1139,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] local_scale {}\n[bool] playout_inferior {}\n[string] playout_table {}\n[string] playout_answers {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}\n[bool] captured_regions {}\n[string] prove_after {}\n[string] prove_nodes {}\n[string] prove_empty {}\n[string] prove_share {}\n[string] eval_mix {}\n[string] eval_scale {}\n[string] widening {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] local_scale {}\n[bool] playout_inferior {}\n[string] playout_table {}\n[string] playout_answers {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}\n[bool] captured_regions {}\n[string] prove_after {}\n[string] prove_nodes {}\n[string] prove_empty {}\n[string] prove_share {}\n[string] eval_mix {}\n[string] eval_scale {}\n[string] widening {}\n[string] net {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -1147,7 +1187,8 @@ impl Engine {
                     s.eval_mix,
                     s.eval_scale,
                     s.widening
-                        .map_or("off".to_string(), |w| format!("{},{},{}", w.start, w.visits, w.factor))
+                        .map_or("off".to_string(), |w| format!("{},{},{}", w.start, w.visits, w.factor)),
+                    s.net.map_or("off", |n| n.path)
                 ));
             }
             ["player", name] => {
@@ -1277,6 +1318,10 @@ impl Engine {
                     parse_off_or("first_play_urgency", value, "a value from 0 to 1", |v| {
                         (0.0..=1.0).contains(&v)
                     })?;
+            }
+            ["net", "off"] => settings.net = None,
+            ["net", path] => {
+                settings.net = Some(NetFile::load(path).map_err(|e| format!("net: {path}: {e}"))?)
             }
             ["patterns", "shipped"] => settings.patterns = None,
             ["patterns", path] => {

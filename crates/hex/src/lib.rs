@@ -31,6 +31,7 @@
 //! | [`strong`] | the strong player: selective iterative-deepening alpha-beta on two-distance |
 //! | [`mcts`] | the MCTS player: UCT with RAVE and bridge-aware random playouts |
 //! | [`patterns`] | local patterns learned from self-play: move priors for the MCTS player |
+//! | [`net`] | a small convolutional move policy, trained on the search's own moves |
 //! | [`gtp`] | the GTP engine behind the `hex-gtp` binary (HexGui/Benzene dialect) |
 //! | [`showboard`], [`parse_cell`], … | notation: cells `a1`, `swap-pieces`, Benzene's board |
 
@@ -43,6 +44,7 @@ pub mod distances;
 pub mod gtp;
 pub mod heuristics;
 pub mod mcts;
+pub mod net;
 mod notation;
 pub mod patterns;
 mod player;

@@ -218,6 +218,7 @@ use crate::board::{Cell, Color, HexMove, Position};
 use crate::bridge_chain::{ProvedWin, proved_win};
 use crate::distances::two_distance;
 use crate::heuristics::{Critical, critical_cell};
+use crate::net::PolicyNet;
 use crate::patterns::{
     OFFSETS, PATTERN_CELLS, PatternGrid, PatternWeights, RING_CODES, local_key, within_twelve,
 };
@@ -1289,6 +1290,13 @@ pub struct MctsConfig {
     /// The value of a child without statistics in selection instead of being tried first
     /// ([`search_core::mcts::Config::first_play_urgency`]; MoHex: 0.35); `None`: tried first.
     pub first_play_urgency: Option<f64>,
+    /// With priors on, the convolutional move policy ([`crate::net`]) gives the priors of every
+    /// node the search analyses ([`MctsConfig::knowledge_after`] visits, and the root), in
+    /// place of the patterns' ([`search_core::mcts::Knowledge::analysed_priors`]): it reads
+    /// the whole board, but costs about a millisecond a call, too much for every new node.
+    /// Nodes not yet analysed keep the patterns' priors. `None` (the default): off. A
+    /// reference for the whole process, as with [`MctsConfig::patterns`].
+    pub net: Option<&'static PolicyNet>,
 }
 
 impl MctsConfig {
@@ -1352,6 +1360,7 @@ impl Default for MctsConfig {
             exploration_in_mean: false,
             plain_every: 0,
             first_play_urgency: None,
+            net: None,
         }
     }
 }
@@ -1673,6 +1682,8 @@ struct TreeKnowledge<'a> {
     inferior: bool,
     /// [`MctsConfig::dominated_on_expand`].
     dominated: bool,
+    /// [`MctsConfig::net`].
+    net: Option<&'static PolicyNet>,
 }
 
 impl Knowledge<HexGame> for TreeKnowledge<'_> {
@@ -1751,6 +1762,34 @@ impl Knowledge<HexGame> for TreeKnowledge<'_> {
                     }
                 }
             }
+        }
+        true
+    }
+
+    fn analysed_priors(
+        &mut self,
+        _: &HexGame,
+        state: &Position,
+        last: Option<&HexMove>,
+        moves: &[HexMove],
+        priors: &mut [f32],
+    ) -> bool {
+        let Some(net) = self.net else { return false };
+        let last = match (last, self.root_last) {
+            (Some(&HexMove::Place(last)), _) => Some(last),
+            (None, Some((root, last))) if root == *state => Some(last),
+            _ => None,
+        };
+        let size = state.size();
+        let mut shares = vec![0.0; usize::from(size) * usize::from(size)];
+        for (cell, share) in net.policy(state, last) {
+            shares[cell.id(size)] = share;
+        }
+        for (prior, mv) in priors.iter_mut().zip(moves) {
+            *prior = match *mv {
+                HexMove::Place(cell) => shares[cell.id(size)],
+                HexMove::Swap => 1.0 / moves.len() as f32,
+            };
         }
         true
     }
@@ -2178,6 +2217,7 @@ impl MctsPlayer {
                             answers: self.config.vc_answers,
                             inferior: self.config.inferior_on_expand,
                             dominated: self.config.dominated_on_expand,
+                            net: self.config.net,
                         },
                     )
                 })
@@ -2304,6 +2344,7 @@ mod tests {
                 answers: weight,
                 inferior: false,
                 dominated: false,
+                net: None,
             };
             assert_eq!(knowledge.analysis_changes_priors(), weight.is_some());
             let mut priors = vec![0.0f32; moves.len()];
@@ -2418,6 +2459,7 @@ mod tests {
                 answers: None,
                 inferior: false,
                 dominated: false,
+                net: None,
             };
             let mut priors = vec![0.0; moves.len()];
             assert!(knowledge.priors(&HexGame::new(7), &position, last.as_ref(), &moves, &mut priors));
@@ -2477,6 +2519,7 @@ mod tests {
                 answers: None,
                 inferior: false,
                 dominated: false,
+                net: None,
             };
             let mut priors = vec![0.0; moves.len()];
             assert!(knowledge.priors(&HexGame::new(7), &position, last.as_ref(), &moves, &mut priors));
@@ -2525,6 +2568,7 @@ mod tests {
                 answers: None,
                 inferior: false,
                 dominated: false,
+                net: None,
             };
             let mut priors = vec![0.0f32; moves.len()];
             let last = last.map(HexMove::Place);

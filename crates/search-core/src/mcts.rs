@@ -552,6 +552,60 @@ pub trait Knowledge<G: Game> {
         false
     }
 
+    /// Priors for the children of a node the search has reached [`Config::knowledge_after`]
+    /// times, asked once, right after [`Knowledge::analyse`] of it (and of the root at the
+    /// start of a search), in place of those of [`Knowledge::priors`]: room for a costlier
+    /// judgement than the search can afford at every new node. `moves` are every child's,
+    /// pruned or not; write weights as in [`Knowledge::priors`] and return `true`, or return
+    /// `false` (the default) to keep the node's priors.
+    ///
+    /// # Examples
+    ///
+    /// A knowledge whose second look prefers taking one stone:
+    ///
+    /// ```
+    /// use search_core::Game;
+    /// use search_core::mcts::{Insight, Knowledge};
+    ///
+    /// struct SecondLook;
+    ///
+    /// impl<G: Game<Move = u32>> Knowledge<G> for SecondLook {
+    ///     fn analyse(&mut self, _: &G, _: &G::State, _: &[u32]) -> Insight<u32> {
+    ///         Insight::Nothing
+    ///     }
+    ///     fn analysed_priors(&mut self, _: &G, _: &G::State, _: Option<&u32>, moves: &[u32], priors: &mut [f32]) -> bool {
+    ///         for (prior, &take) in priors.iter_mut().zip(moves) {
+    ///             *prior = if take == 1 { 9.0 } else { 1.0 };
+    ///         }
+    ///         true
+    ///     }
+    /// }
+    /// # struct Pile;
+    /// # impl Game for Pile {
+    /// #     type State = u32;
+    /// #     type Move = u32;
+    /// #     fn to_move(&self, &n: &u32) -> search_core::ToMove {
+    /// #         if n == 0 { search_core::ToMove::Terminal } else { search_core::ToMove::Player((n % 2) as u8) }
+    /// #     }
+    /// #     fn moves(&self, &n: &u32, moves: &mut search_core::MoveList<u32>) { moves.extend((1..=n.min(2)).rev()); }
+    /// #     fn play(&self, &n: &u32, take: u32) -> u32 { n - take }
+    /// # }
+    /// let mut priors = [0.0; 2];
+    /// assert!(SecondLook.analysed_priors(&Pile, &5, None, &[2, 1], &mut priors));
+    /// assert_eq!(priors, [1.0, 9.0]);
+    /// ```
+    fn analysed_priors(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        last: Option<&G::Move>,
+        moves: &[G::Move],
+        priors: &mut [f32],
+    ) -> bool {
+        let _ = (game, state, last, moves, priors);
+        false
+    }
+
     /// Whether an analysis can change the priors below the analysed node: `true` has the
     /// search ask [`Knowledge::priors`] again, right after each [`Knowledge::analyse`], for
     /// every child of the analysed node that already has children (in Hex: the answers to an
@@ -1199,23 +1253,30 @@ impl<G: Game> Search<'_, G> {
             }
         }
         if self.config.prior_weight > 0.0 && !moves.is_empty() {
-            self.assign_priors(node, state, &moves, knowledge);
+            self.assign_priors(node, state, &moves, knowledge, false);
         }
     }
 
     /// Asks `knowledge` for the priors of the children of `node` (at `state`), whose moves are
-    /// `moves`, and stores each child's share.
+    /// `moves` ([`Knowledge::analysed_priors`] if `analysed`, else [`Knowledge::priors`]), and
+    /// stores each child's share; a knowledge that gives none leaves them as they were.
     fn assign_priors<K: Knowledge<G> + ?Sized>(
         &mut self,
         node: usize,
         state: &G::State,
         moves: &[G::Move],
         knowledge: &mut K,
+        analysed: bool,
     ) {
         self.priors.clear();
         self.priors.resize(moves.len(), 0.0);
         let last = self.nodes[node].mv;
-        if knowledge.priors(self.game, state, last.as_ref(), moves, &mut self.priors) {
+        let given = if analysed {
+            knowledge.analysed_priors(self.game, state, last.as_ref(), moves, &mut self.priors)
+        } else {
+            knowledge.priors(self.game, state, last.as_ref(), moves, &mut self.priors)
+        };
+        if given {
             let total: f32 = self.priors.iter().map(|p| p.max(0.0)).sum();
             if total > 0.0 && total.is_finite() {
                 let first = self.nodes[node].first_child as usize;
@@ -1257,7 +1318,7 @@ impl<G: Game> Search<'_, G> {
             let moves: MoveList<G::Move> =
                 self.nodes[grandchildren].iter().map(|g| g.mv.expect("a child has a move")).collect();
             let child_state = self.game.play(state, c.mv.expect("a child has a move"));
-            self.assign_priors(child, &child_state, &moves, knowledge);
+            self.assign_priors(child, &child_state, &moves, knowledge, false);
         }
     }
 
@@ -1273,7 +1334,13 @@ impl<G: Game> Search<'_, G> {
         let moves: Vec<G::Move> =
             self.nodes[children.clone()].iter().map(|c| c.mv.expect("a child has a move")).collect();
         let kept = match knowledge.analyse(self.game, state, &moves) {
-            Insight::Nothing => return,
+            Insight::Nothing => {
+                // Nothing pruned, but the node has been reached often enough for a second look.
+                if self.config.prior_weight > 0.0 {
+                    self.assign_priors(node, state, &moves, knowledge, true);
+                }
+                return;
+            }
             Insight::Moves(kept) => kept,
             Insight::Solved { winner, moves: kept } => {
                 self.nodes[node].solved = Some(winner);
@@ -1292,8 +1359,11 @@ impl<G: Game> Search<'_, G> {
         if self.nodes[node].solved.is_some() {
             return;
         }
-        if self.config.prior_weight > 0.0 && knowledge.analysis_changes_priors() {
-            self.refresh_priors(node, state, knowledge);
+        if self.config.prior_weight > 0.0 {
+            self.assign_priors(node, state, &moves, knowledge, true);
+            if knowledge.analysis_changes_priors() {
+                self.refresh_priors(node, state, knowledge);
+            }
         }
         let kept: Vec<G::Move> = moves.into_iter().filter(|mv| keeps(mv)).collect();
         let Some(equivalent) = knowledge.equivalent(self.game, state, &kept) else { return };

@@ -1342,3 +1342,74 @@ fn widening_passes_over_lost_children_to_the_waiting_ones() {
         mcts::search_with_knowledge(&tree, &root, &mut playout, &mut priors, &config, &WallClock::start());
     assert_eq!(found.best_move, Some(2));
 }
+
+/// Flat priors at every new node, the minimax oracle's at every analysed node: counts both.
+struct SecondLook<'a> {
+    tree: &'a Tree,
+    analyses: u32,
+    second_looks: u32,
+}
+
+impl mcts::Knowledge<Tree> for SecondLook<'_> {
+    fn analyse(&mut self, _: &Tree, _: &NodeId, _: &[u32]) -> Insight<u32> {
+        self.analyses += 1;
+        Insight::Nothing
+    }
+
+    fn priors(&mut self, _: &Tree, _: &NodeId, _: Option<&u32>, _: &[u32], priors: &mut [f32]) -> bool {
+        priors.fill(1.0);
+        true
+    }
+
+    fn analysed_priors(
+        &mut self,
+        _: &Tree,
+        state: &NodeId,
+        _: Option<&u32>,
+        moves: &[u32],
+        priors: &mut [f32],
+    ) -> bool {
+        self.second_looks += 1;
+        let keeps = keeps_value(self.tree, *state);
+        for (prior, &mv) in priors.iter_mut().zip(moves) {
+            *prior = if keeps(mv) { 3.0 } else { 1.0 };
+        }
+        true
+    }
+}
+
+#[test]
+fn analysed_nodes_take_the_second_look_priors() {
+    for seed in 0..20 {
+        // Deep enough that the search does not prove the root before it analyses a few nodes.
+        let shape = Shape {
+            depth: 7,
+            branching: 3..=4,
+            chance: 0.0,
+            early_leaf: 0.0,
+            values: -1..=1,
+            ..Shape::default()
+        };
+        let (tree, root) = Tree::random(&mut Xoshiro256PlusPlus::seed_from_u64(seed), &shape);
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        let clock = search_core::WallClock::start();
+        let config = Config { knowledge_after: Some(4), ..Config::iterations(300).with_seed(seed) };
+        // Without a prior weight there are no priors to replace.
+        let mut look = SecondLook { tree: &tree, analyses: 0, second_looks: 0 };
+        mcts::search_with_knowledge(&tree, &root, &mut playout, &mut look, &config, &clock);
+        assert!(look.analyses > 1, "seed {seed}");
+        assert_eq!(look.second_looks, 0, "seed {seed}");
+        // With one, every analysis is followed by a second look, and the root (analysed first)
+        // holds its priors: 3 for the moves keeping the value, 1 for the others, as shares.
+        let weighted = Config { prior_weight: 1.0, ..config };
+        let mut look = SecondLook { tree: &tree, analyses: 0, second_looks: 0 };
+        let found = mcts::search_with_knowledge(&tree, &root, &mut playout, &mut look, &weighted, &clock);
+        assert_eq!(look.second_looks, look.analyses, "seed {seed}");
+        let keeps = keeps_value(&tree, root);
+        let total: f32 = found.moves.iter().map(|m| if keeps(m.mv) { 3.0 } else { 1.0 }).sum();
+        for m in &found.moves {
+            let want = if keeps(m.mv) { 3.0 } else { 1.0 } / total;
+            assert!((m.prior - want).abs() < 1e-6, "seed {seed}: move {} has prior {}", m.mv, m.prior);
+        }
+    }
+}

@@ -1,0 +1,353 @@
+//! `cargo xtask hex-net-games` and `cargo xtask hex-net`: self-play games kept whole for the
+//! convolutional move policy ([`hex::net`]), and its training.
+//!
+//! The games are played by the engine's own MCTS player (the GTP defaults on a fixed number of
+//! iterations, so that a seed gives the same games) from a random first stone. Each game is one
+//! JSON line with its moves and, for every move the search chose, the visits of the root's
+//! moves: the soft target the policy learns. Every tenth game is held out.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use hex::mcts::{MctsConfig, MctsPlayer, MctsReason};
+use hex::{Cell, HexMove, Position};
+use rand::{RngExt, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// What `hex-net-games` plays.
+#[derive(Clone, Debug)]
+pub struct GamesOptions {
+    /// Board sizes.
+    pub sizes: Vec<u8>,
+    /// Games per size.
+    pub games: u64,
+    /// Iterations per move of the self-play player.
+    pub iterations: u64,
+    /// The seed of the openings and the players.
+    pub seed: u64,
+    /// Threads playing games at once.
+    pub threads: usize,
+}
+
+/// One self-play game: its size, its seed's game number, and every move with the root's visits
+/// where the search chose it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct NetGame {
+    /// The board's side.
+    pub size: u8,
+    /// The game's number within its size.
+    pub game: u64,
+    /// Whether the game is held out of training (every tenth).
+    pub held_out: bool,
+    /// The cells played, by [`Cell::id`].
+    pub moves: Vec<u16>,
+    /// For each move, the root moves' visits `(cell id, visits)` when the search chose it;
+    /// `None` for the random first stone and for moves that win or block at once.
+    pub visits: Vec<Option<Vec<(u16, u32)>>>,
+}
+
+/// Plays game `k` of `size`.
+fn play_game(options: &GamesOptions, size: u8, k: u64) -> NetGame {
+    let seed = options.seed ^ (u64::from(size) << 40) ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let mut position = Position::new(u32::from(size)).expect("a board size the options checked");
+    let n = usize::from(size);
+    let first = Cell::from_id(rng.random_range(0..n * n), size);
+    let settings = hex::gtp::Settings { seed, ..hex::gtp::Settings::default() };
+    let mut player = MctsPlayer::new(MctsConfig {
+        time: None,
+        iterations: Some(options.iterations),
+        ..settings.mcts_config()
+    });
+    let mut moves = vec![first.id(size) as u16];
+    let mut visits = vec![None];
+    position = position.play(HexMove::Place(first)).expect("an empty board takes any cell");
+    while position.winner().is_none() {
+        let (mv, reason) = player.decide(&position);
+        let HexMove::Place(cell) = mv else { unreachable!("self-play without the swap rule") };
+        let stats = match (reason, player.last_result()) {
+            (MctsReason::Search, Some(result)) => Some(
+                result
+                    .moves
+                    .iter()
+                    .filter_map(|m| match m.mv {
+                        HexMove::Place(c) if m.visits > 0 => Some((c.id(size) as u16, m.visits)),
+                        _ => None,
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        };
+        moves.push(cell.id(size) as u16);
+        visits.push(stats);
+        position = position.play(mv).expect("the player plays legal moves");
+    }
+    NetGame { size, game: k, held_out: k % 10 == 9, moves, visits }
+}
+
+/// Plays the games and writes each as a JSON line to `out` as it ends (so a long run can be
+/// read while it goes on); returns the number of games.
+pub fn save_games(options: &GamesOptions, out: &Path) -> Result<usize, String> {
+    if let Some(&bad) = options.sizes.iter().find(|&&s| !(3..=hex::MAX_SIZE).contains(&s)) {
+        return Err(format!("board sizes go from 3 to {}, not {bad}", hex::MAX_SIZE));
+    }
+    let cannot = |e: std::io::Error| format!("cannot write {}: {e}", out.display());
+    let file = Mutex::new(std::fs::File::create(out).map_err(cannot)?);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| format!("cannot start {} threads: {e}", options.threads))?;
+    let jobs: Vec<(u8, u64)> =
+        (0..options.games).flat_map(|k| options.sizes.iter().map(move |&size| (size, k))).collect();
+    pool.install(|| {
+        jobs.par_iter().try_for_each(|&(size, k)| {
+            let game = play_game(options, size, k);
+            let line = serde_json::to_string(&game).expect("a game serialises");
+            let mut file = file.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            writeln!(file, "{line}").map_err(cannot)
+        })
+    })?;
+    Ok(jobs.len())
+}
+
+/// Reads the games of `paths` (JSON lines of [`NetGame`]).
+pub fn load_games(paths: &[PathBuf]) -> Result<Vec<NetGame>, String> {
+    let mut games = Vec::new();
+    for path in paths {
+        let text =
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        for (i, line) in text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty()) {
+            let game: NetGame = serde_json::from_str(line)
+                .map_err(|e| format!("{}:{}: not a hex-net game: {e}", path.display(), i + 1))?;
+            if game.moves.len() != game.visits.len() {
+                return Err(format!("{}:{}: moves and visits differ in length", path.display(), i + 1));
+            }
+            games.push(game);
+        }
+    }
+    Ok(games)
+}
+
+/// What `hex-net` trains.
+#[derive(Clone, Debug)]
+pub struct TrainOptions {
+    /// Files of [`NetGame`] lines.
+    pub games: Vec<PathBuf>,
+    /// Channels per layer.
+    pub channels: usize,
+    /// Convolution layers.
+    pub layers: usize,
+    /// Passes over the training positions.
+    pub epochs: usize,
+    /// Positions per step.
+    pub batch: usize,
+    /// Adam's step size (halved for the last third of the epochs).
+    pub rate: f32,
+    /// The seed of the starting weights and of the order of the positions.
+    pub seed: u64,
+    /// Threads sharing each batch.
+    pub threads: usize,
+    /// Where the network goes (written after every epoch).
+    pub out: PathBuf,
+    /// Start from this network instead of random weights.
+    pub start: Option<PathBuf>,
+}
+
+/// One position to learn from or judge on.
+struct Example {
+    input: hex::net::NetInput,
+    /// The root's visits as shares, by board cell id.
+    target: Vec<(usize, f32)>,
+    /// The cell played, by id.
+    played: usize,
+}
+
+/// How well a policy predicts held-out moves.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Judged {
+    /// Positions judged.
+    pub positions: usize,
+    /// The share where the policy's first choice is the move played.
+    pub top1: f64,
+    /// The mean log-probability of the move played.
+    pub log_prob: f64,
+    /// The mean cross-entropy against the root's visits.
+    pub visit_loss: f64,
+}
+
+/// The positions of `games` with a search's visits, as examples (both half turns of each when
+/// `both_turns`).
+fn examples(games: &[&NetGame], both_turns: bool) -> Vec<Example> {
+    let mut out = Vec::new();
+    for game in games {
+        let size = game.size;
+        let mut position = Position::new(u32::from(size)).expect("a size that was played");
+        let mut last: Option<Cell> = None;
+        for (&mv, visits) in game.moves.iter().zip(&game.visits) {
+            let cell = Cell::from_id(usize::from(mv), size);
+            if let Some(visits) = visits.as_ref().filter(|v| !v.is_empty()) {
+                let total: u32 = visits.iter().map(|&(_, v)| v).sum();
+                let target: Vec<(usize, f32)> =
+                    visits.iter().map(|&(id, v)| (usize::from(id), v as f32 / total as f32)).collect();
+                for half_turn in [false, true].into_iter().take(if both_turns { 2 } else { 1 }) {
+                    let input = hex::net::NetInput::new(&position, last, half_turn);
+                    out.push(Example { input, target: target.clone(), played: usize::from(mv) });
+                }
+            }
+            position = position.play(HexMove::Place(cell)).expect("a game's moves are legal");
+            last = Some(cell);
+        }
+    }
+    out
+}
+
+/// The shipped pattern priors (with their answers to the last stone, as the engine's default)
+/// judged on the held-out positions of `games`.
+fn judge_patterns(games: &[&NetGame]) -> Judged {
+    use hex::patterns::{PatternGrid, PatternWeights};
+    let weights = PatternWeights::shipped();
+    let local = PatternWeights::shipped_local();
+    let mut judged = Judged::default();
+    for game in games {
+        let size = game.size;
+        let mut position = Position::new(u32::from(size)).expect("a size that was played");
+        let mut last: Option<Cell> = None;
+        for (&mv, visits) in game.moves.iter().zip(&game.visits) {
+            let cell = Cell::from_id(usize::from(mv), size);
+            if let Some(visits) = visits.as_ref().filter(|v| !v.is_empty()) {
+                let grid = PatternGrid::new(&position);
+                let mut shares = vec![0f32; usize::from(size) * usize::from(size)];
+                for empty in position.board().empty_cells() {
+                    let near = last.and_then(|l| grid.local_code(empty, l)).map_or(1.0, |c| local.gamma(c));
+                    shares[empty.id(size)] = weights.gamma(grid.code_as(weights.code(), empty)) * near;
+                }
+                let total: f32 = shares.iter().sum();
+                shares.iter_mut().for_each(|s| *s /= total);
+                let visits_total: u32 = visits.iter().map(|&(_, v)| v).sum();
+                let target: Vec<(usize, f32)> =
+                    visits.iter().map(|&(id, v)| (usize::from(id), v as f32 / visits_total as f32)).collect();
+                tally(&mut judged, &shares, usize::from(mv), &target);
+            }
+            position = position.play(HexMove::Place(cell)).expect("a game's moves are legal");
+            last = Some(cell);
+        }
+    }
+    finish(judged)
+}
+
+/// Adds one position's shares to `judged` (sums; [`finish`] makes them means).
+fn tally(judged: &mut Judged, shares: &[f32], played: usize, target: &[(usize, f32)]) {
+    let best = (0..shares.len()).max_by(|&a, &b| shares[a].total_cmp(&shares[b])).expect("cells");
+    judged.positions += 1;
+    judged.top1 += f64::from(u8::from(best == played));
+    judged.log_prob += f64::from(shares[played].max(1e-30)).ln();
+    judged.visit_loss -=
+        target.iter().map(|&(id, t)| f64::from(t) * f64::from(shares[id].max(1e-30)).ln()).sum::<f64>();
+}
+
+fn finish(mut judged: Judged) -> Judged {
+    let n = judged.positions.max(1) as f64;
+    judged.top1 /= n;
+    judged.log_prob /= n;
+    judged.visit_loss /= n;
+    judged
+}
+
+/// The network judged on `examples`.
+fn judge_net(net: &hex::net::PolicyNet, examples: &[Example]) -> Judged {
+    let sums = examples
+        .par_iter()
+        .fold(Judged::default, |mut judged, ex| {
+            let logits = net.logits(&ex.input);
+            let top = ex.input.cells().filter(|c| c.1).map(|(id, _)| logits[id]).fold(f32::MIN, f32::max);
+            let mut shares: Vec<f32> =
+                ex.input.cells().map(|(id, e)| if e { (logits[id] - top).exp() } else { 0.0 }).collect();
+            let total: f32 = shares.iter().sum();
+            shares.iter_mut().for_each(|s| *s /= total);
+            tally(&mut judged, &shares, ex.played, &ex.target);
+            judged
+        })
+        .reduce(Judged::default, |a, b| Judged {
+            positions: a.positions + b.positions,
+            top1: a.top1 + b.top1,
+            log_prob: a.log_prob + b.log_prob,
+            visit_loss: a.visit_loss + b.visit_loss,
+        });
+    finish(sums)
+}
+
+/// Trains the network and reports, epoch by epoch on stderr, its held-out scores beside the
+/// shipped patterns'; returns the last epoch's.
+pub fn train(options: &TrainOptions) -> Result<(Judged, Judged), String> {
+    use hex::net::{Adam, PolicyNet, add_into};
+    use rand::seq::SliceRandom;
+    let games = load_games(&options.games)?;
+    let (held, kept): (Vec<&NetGame>, Vec<&NetGame>) = games.iter().partition(|g| g.held_out);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(options.threads)
+        .build()
+        .map_err(|e| format!("cannot start {} threads: {e}", options.threads))?;
+    pool.install(|| {
+        let train_set = examples(&kept, true);
+        let held_set = examples(&held, false);
+        let patterns = judge_patterns(&held);
+        eprintln!(
+            "hex-net: {} games ({} held out), {} training positions (both half turns), {} held out; shipped patterns: top-1 {:.3}, log-prob {:.3}, visit loss {:.3}",
+            games.len(),
+            held.len(),
+            train_set.len(),
+            held_set.len(),
+            patterns.top1,
+            patterns.log_prob,
+            patterns.visit_loss
+        );
+        let mut net = match &options.start {
+            Some(path) => PolicyNet::read(path).map_err(|e| e.to_string())?,
+            None => PolicyNet::random(options.channels, options.layers, options.seed),
+        };
+        let mut adam = Adam::new(&net, options.rate);
+        let mut order: Vec<usize> = (0..train_set.len()).collect();
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(options.seed);
+        let mut judged = judge_net(&net, &held_set);
+        for epoch in 0..options.epochs {
+            let started = std::time::Instant::now();
+            if epoch * 3 >= options.epochs * 2 {
+                adam.rate = options.rate / 2.0;
+            }
+            order.shuffle(&mut rng);
+            let mut loss = 0.0;
+            for batch in order.chunks(options.batch) {
+                let chunk = batch.len().div_ceil(options.threads);
+                let (grad, l) = batch
+                    .par_chunks(chunk)
+                    .map(|part| {
+                        let mut grad = net.zeros_like();
+                        let l: f32 = part.iter().map(|&i| net.learn(&train_set[i].input, &train_set[i].target, &mut grad)).sum();
+                        (grad, l)
+                    })
+                    .reduce_with(|(mut a, la), (b, lb)| {
+                        add_into(&mut a, &b);
+                        (a, la + lb)
+                    })
+                    .expect("a batch is not empty");
+                loss += f64::from(l);
+                adam.step(&mut net, &grad, batch.len());
+            }
+            judged = judge_net(&net, &held_set);
+            net.write(&options.out).map_err(|e| e.to_string())?;
+            eprintln!(
+                "epoch {}: training loss {:.3}; held out: top-1 {:.3}, log-prob {:.3}, visit loss {:.3} ({:.0} s)",
+                epoch + 1,
+                loss / train_set.len() as f64,
+                judged.top1,
+                judged.log_prob,
+                judged.visit_loss,
+                started.elapsed().as_secs_f64()
+            );
+        }
+        Ok((judged, patterns))
+    })
+}
