@@ -30,6 +30,9 @@ pub struct GamesOptions {
     pub seed: u64,
     /// Threads playing games at once.
     pub threads: usize,
+    /// The self-play player's convolutional policy ([`MctsConfig::net`]), if any: a network
+    /// trained on earlier games makes a stronger teacher for the next.
+    pub net: Option<&'static hex::net::PolicyNet>,
 }
 
 /// One self-play game: its size, its seed's game number, and every move with the root's visits
@@ -45,7 +48,8 @@ pub struct NetGame {
     /// The cells played, by [`Cell::id`].
     pub moves: Vec<u16>,
     /// For each move, the root moves' visits `(cell id, visits)` when the search chose it;
-    /// `None` for the random first stone and for moves that win or block at once.
+    /// `None` for the random first stone, for moves that win or block at once, and where the
+    /// knowledge proved the root before any visit.
     pub visits: Vec<Option<Vec<(u16, u32)>>>,
 }
 
@@ -60,6 +64,7 @@ fn play_game(options: &GamesOptions, size: u8, k: u64) -> NetGame {
     let mut player = MctsPlayer::new(MctsConfig {
         time: None,
         iterations: Some(options.iterations),
+        net: options.net,
         ..settings.mcts_config()
     });
     let mut moves = vec![first.id(size) as u16];
@@ -77,8 +82,10 @@ fn play_game(options: &GamesOptions, size: u8, k: u64) -> NetGame {
                         HexMove::Place(c) if m.visits > 0 => Some((c.id(size) as u16, m.visits)),
                         _ => None,
                     })
-                    .collect(),
-            ),
+                    .collect::<Vec<_>>(),
+            )
+            // A root the knowledge proved at once has no visits.
+            .filter(|visits| !visits.is_empty()),
             _ => None,
         };
         moves.push(cell.id(size) as u16);
@@ -279,9 +286,20 @@ fn judge_net(net: &hex::net::PolicyNet, examples: &[Example]) -> Judged {
     finish(sums)
 }
 
+/// What a training run measured (printed by `hex-net` as one JSON line).
+#[derive(Clone, Debug, Serialize)]
+pub struct TrainReport {
+    /// The network after the last epoch, judged on the held-out positions.
+    pub net: Judged,
+    /// The shipped patterns judged on the same positions.
+    pub patterns: Judged,
+    /// Each epoch's mean training loss.
+    pub losses: Vec<f64>,
+}
+
 /// Trains the network and reports, epoch by epoch on stderr, its held-out scores beside the
-/// shipped patterns'; returns the last epoch's.
-pub fn train(options: &TrainOptions) -> Result<(Judged, Judged), String> {
+/// shipped patterns'.
+pub fn train(options: &TrainOptions) -> Result<TrainReport, String> {
     use hex::net::{Adam, PolicyNet, add_into};
     use rand::seq::SliceRandom;
     let games = load_games(&options.games)?;
@@ -312,6 +330,7 @@ pub fn train(options: &TrainOptions) -> Result<(Judged, Judged), String> {
         let mut order: Vec<usize> = (0..train_set.len()).collect();
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(options.seed);
         let mut judged = judge_net(&net, &held_set);
+        let mut losses = Vec::new();
         for epoch in 0..options.epochs {
             let started = std::time::Instant::now();
             if epoch * 3 >= options.epochs * 2 {
@@ -337,6 +356,7 @@ pub fn train(options: &TrainOptions) -> Result<(Judged, Judged), String> {
                 adam.step(&mut net, &grad, batch.len());
             }
             judged = judge_net(&net, &held_set);
+            losses.push(loss / train_set.len() as f64);
             net.write(&options.out).map_err(|e| e.to_string())?;
             eprintln!(
                 "epoch {}: training loss {:.3}; held out: top-1 {:.3}, log-prob {:.3}, visit loss {:.3} ({:.0} s)",
@@ -348,6 +368,105 @@ pub fn train(options: &TrainOptions) -> Result<(Judged, Judged), String> {
                 started.elapsed().as_secs_f64()
             );
         }
-        Ok((judged, patterns))
+        Ok(TrainReport { net: judged, patterns, losses })
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scratch(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("xtask-hex-net-{}-{name}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    fn options(seed: u64) -> GamesOptions {
+        GamesOptions { sizes: vec![4, 5], games: 10, iterations: 60, seed, threads: 2, net: None }
+    }
+
+    #[test]
+    fn games_replay_to_their_end_and_repeat_for_a_seed() {
+        let dir = scratch("games");
+        let (a, b) = (dir.join("a.jsonl"), dir.join("b.jsonl"));
+        assert_eq!(save_games(&options(3), &a), Ok(20));
+        save_games(&options(3), &b).unwrap();
+        let sorted = |path: &Path| {
+            let mut games = load_games(&[path.to_path_buf()]).unwrap();
+            games.sort_by_key(|g| (g.size, g.game));
+            games
+        };
+        let games = sorted(&a);
+        assert_eq!(games, sorted(&b), "the same seed gives the same games");
+        assert_ne!(games, {
+            save_games(&options(4), &b).unwrap();
+            sorted(&b)
+        });
+        for game in &games {
+            assert_eq!(game.held_out, game.game % 10 == 9);
+            assert!(game.visits[0].is_none(), "the first stone is drawn, not searched");
+            let mut position = Position::new(u32::from(game.size)).unwrap();
+            for (k, (&mv, visits)) in game.moves.iter().zip(&game.visits).enumerate() {
+                let cell = Cell::from_id(usize::from(mv), game.size);
+                if let Some(visits) = visits {
+                    // Visits are of empty cells, and the move played is the search's choice.
+                    assert!(visits.iter().all(|&(id, _)| position
+                        .board()
+                        .get(Cell::from_id(usize::from(id), game.size))
+                        .is_none()));
+                    assert!(visits.iter().any(|&(id, _)| id == mv), "game {} move {k}: {mv} not in {visits:?}", game.game);
+                }
+                assert!(position.winner().is_none());
+                position = position.play(HexMove::Place(cell)).unwrap();
+            }
+            assert!(position.winner().is_some(), "a game is played to its end");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn bad_games_files_are_refused_with_their_line() {
+        let dir = scratch("bad");
+        let path = dir.join("bad.jsonl");
+        std::fs::write(&path, "{\"size\":5,\"game\":0,\"held_out\":false,\"moves\":[1,2],\"visits\":[null]}\n").unwrap();
+        let err = load_games(&[path.clone()]).unwrap_err();
+        assert!(err.contains("bad.jsonl:1") && err.contains("differ"), "{err}");
+        std::fs::write(&path, "\n{\"size\":5}\n").unwrap();
+        let err = load_games(&[path.clone()]).unwrap_err();
+        assert!(err.contains("bad.jsonl:2"), "{err}");
+        assert!(load_games(&[dir.join("missing.jsonl")]).unwrap_err().contains("cannot read"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn training_lowers_its_loss_and_writes_the_network() {
+        let dir = scratch("train");
+        let games = dir.join("games.jsonl");
+        save_games(&GamesOptions { sizes: vec![5], games: 30, ..options(5) }, &games).unwrap();
+        let out = dir.join("net.txt");
+        let train_options = TrainOptions {
+            games: vec![games.clone()],
+            channels: 8,
+            layers: 2,
+            epochs: 0,
+            batch: 16,
+            rate: 0.01,
+            seed: 1,
+            threads: 2,
+            out: out.clone(),
+            start: None,
+        };
+        let untrained = train(&train_options).unwrap();
+        assert!(!out.exists() && untrained.losses.is_empty(), "no epoch, no network written");
+        let trained = train(&TrainOptions { epochs: 6, ..train_options }).unwrap();
+        assert_eq!(untrained.patterns.positions, trained.patterns.positions);
+        assert_eq!(trained.net.positions, trained.patterns.positions, "both judged on the same positions");
+        assert!(trained.net.positions > 0);
+        let (first, last) = (trained.losses[0], trained.losses[5]);
+        assert!(last < first, "training loss {first} then {last}");
+        assert!((0.0..=1.0).contains(&trained.net.top1) && trained.net.log_prob < 0.0);
+        assert_eq!(hex::net::PolicyNet::read(&out).unwrap().channels(), 8);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -477,6 +477,10 @@ enum Task {
         /// Threads playing games at once.
         #[arg(long, default_value_t = 2, value_parser = parse_threads)]
         threads: usize,
+        /// The self-play player's convolutional policy (a file of hex-net): a network trained
+        /// on earlier games makes a stronger teacher for the next.
+        #[arg(long)]
+        net: Option<PathBuf>,
         /// The games file to write.
         #[arg(long)]
         out: PathBuf,
@@ -877,10 +881,19 @@ fn main() -> ExitCode {
                 out,
                 start,
             };
-            hex_net::train(&options).map(|_| ())
+            hex_net::train(&options)
+                .map(|report| println!("{}", serde_json::to_string(&report).expect("a report serialises")))
         }
-        Task::HexNetGames { sizes, games, iterations, seed, threads, out } => {
-            let options = hex_net::GamesOptions { sizes, games, iterations, seed, threads };
+        Task::HexNetGames { sizes, games, iterations, seed, threads, net, out } => {
+            let net = match net.map(|path| hex::net::PolicyNet::read(&path)) {
+                Some(Ok(net)) => Some(&*Box::leak(Box::new(net))),
+                Some(Err(e)) => {
+                    eprintln!("hex-net-games: {e}");
+                    return ExitCode::FAILURE;
+                }
+                None => None,
+            };
+            let options = hex_net::GamesOptions { sizes, games, iterations, seed, threads, net };
             hex_net::save_games(&options, &out)
                 .map(|n| eprintln!("hex-net-games: {n} games in {}", out.display()))
         }

@@ -35,6 +35,10 @@
 //!   node ([`MctsConfig::inferior_on_expand`]) or the dominated cells too
 //!   ([`MctsConfig::dominated_on_expand`]): what each costs an iteration.
 //!
+//! - `net/policy/{32x6,16x4}`: the convolutional policy ([`hex::net::PolicyNet::policy`]) on
+//!   the 11×11 half-full boards, a network of 32 channels and 6 layers (about 37,000 weights)
+//!   and one of 16 and 4: what one call at an analysed node costs ([`MctsConfig::net`]).
+//!
 //! The boards' win counts and distances, and the searches' node counts, go to stderr (stdout
 //! belongs to criterion: test runners read its list of benchmarks there).
 //!
@@ -316,6 +320,22 @@ fn mcts_threads(c: &mut Criterion) {
     group.finish();
 }
 
+fn net_policy(c: &mut Criterion) {
+    let mut group = new_group(c, "net");
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(SEED);
+    let (_, half) = random_boards(11, &mut rng);
+    let positions: Vec<Position> =
+        half.into_iter().take(20).map(|board| Position::from_board(board, Color::Black)).collect();
+    group.throughput(Throughput::Elements(positions.len() as u64));
+    for (channels, layers) in [(32, 6), (16, 4)] {
+        let net = hex::net::PolicyNet::random(channels, layers, SEED);
+        group.bench_function(BenchmarkId::new("policy", format!("{channels}x{layers}")), |b| {
+            b.iter(|| positions.iter().map(|p| net.policy(black_box(p), None).len()).sum::<usize>())
+        });
+    }
+    group.finish();
+}
+
 /// Criterion's defaults, without the plots under `--quick`: drawing them takes most of a quick
 /// run's time.
 fn config() -> Criterion {
@@ -329,6 +349,6 @@ fn config() -> Criterion {
 criterion_group! {
     name = benches;
     config = config();
-    targets = connects, distances, alphabeta_nodes, mcts_threads
+    targets = connects, distances, alphabeta_nodes, mcts_threads, net_policy
 }
 criterion_main!(benches);
