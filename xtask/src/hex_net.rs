@@ -411,11 +411,14 @@ mod tests {
                 let cell = Cell::from_id(usize::from(mv), game.size);
                 if let Some(visits) = visits {
                     // Visits are of empty cells, and the move played is the search's choice.
-                    assert!(visits.iter().all(|&(id, _)| position
-                        .board()
-                        .get(Cell::from_id(usize::from(id), game.size))
-                        .is_none()));
-                    assert!(visits.iter().any(|&(id, _)| id == mv), "game {} move {k}: {mv} not in {visits:?}", game.game);
+                    assert!(visits.iter().all(|&(id, _)| {
+                        position.board().get(Cell::from_id(usize::from(id), game.size)).is_none()
+                    }));
+                    assert!(
+                        visits.iter().any(|&(id, _)| id == mv),
+                        "game {} move {k}: {mv} not in {visits:?}",
+                        game.game
+                    );
                 }
                 assert!(position.winner().is_none());
                 position = position.play(HexMove::Place(cell)).unwrap();
@@ -429,7 +432,11 @@ mod tests {
     fn bad_games_files_are_refused_with_their_line() {
         let dir = scratch("bad");
         let path = dir.join("bad.jsonl");
-        std::fs::write(&path, "{\"size\":5,\"game\":0,\"held_out\":false,\"moves\":[1,2],\"visits\":[null]}\n").unwrap();
+        std::fs::write(
+            &path,
+            "{\"size\":5,\"game\":0,\"held_out\":false,\"moves\":[1,2],\"visits\":[null]}\n",
+        )
+        .unwrap();
         let err = load_games(&[path.clone()]).unwrap_err();
         assert!(err.contains("bad.jsonl:1") && err.contains("differ"), "{err}");
         std::fs::write(&path, "\n{\"size\":5}\n").unwrap();

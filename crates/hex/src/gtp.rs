@@ -130,8 +130,9 @@
 //! [`MctsConfig::patterns`], [`PatternsFile`]), and `param_hex answer_patterns FILE` adds the
 //! γ of a second such file to the priors of the cells near the opponent's last stone, as MoHex
 //! 2.0 adds its local table (`off` by default; [`MctsConfig::answer_patterns`]); `param_hex net
-//! FILE` gives the analysed nodes' priors to a convolutional policy in the format `cargo xtask
-//! hex-net` writes (`off` by default; [`MctsConfig::net`], [`NetFile`]); `param_hex threads T`
+//! FILE` gives the priors of the nodes reached `param_hex net_after N` times to a
+//! convolutional policy in the format `cargo xtask hex-net` writes (`off` by default;
+//! [`MctsConfig::net`], [`NetFile`]); `param_hex threads T`
 //! searches with T threads (root parallelism, [`MctsConfig::threads`]; 1 by default, up to
 //! [`MAX_MCTS_THREADS`]; with two or more, one of them runs the exact solver beside the search
 //! for the whole move in positions with at most `param_hex solver_beside N` empty cells,
@@ -462,9 +463,12 @@ pub struct Settings {
     pub eval_scale: f64,
     /// The MCTS player's [`MctsConfig::widening`].
     pub widening: Option<Widening>,
-    /// The MCTS player's [`MctsConfig::net`]: the convolutional policy of the analysed nodes'
-    /// priors, read from a file (`param_hex net FILE`), or `None` (`param_hex net off`).
+    /// The MCTS player's [`MctsConfig::net`]: the convolutional policy of the priors of the
+    /// nodes reached often, read from a file (`param_hex net FILE`), or `None` (`param_hex net
+    /// off`).
     pub net: Option<NetFile>,
+    /// The MCTS player's [`MctsConfig::net_after`] (`param_hex net_after N`).
+    pub net_after: u32,
     /// The MCTS player's [`MctsConfig::verify`]: the share of a move kept to check the
     /// search's most visited moves with the solver; `None`: no check.
     pub verify: Option<f64>,
@@ -613,6 +617,7 @@ impl Settings {
             patterns: self.patterns.map(|p| p.weights),
             answer_patterns: self.answer_patterns.map(|p| p.weights),
             net: self.net.map(|n| n.net),
+            net_after: self.net_after,
             playout_table: self.playout_table.map(|p| p.weights),
             playout_answers: self.playout_answers.map(|p| p.weights),
             ..MctsConfig::time(self.time)
@@ -656,6 +661,7 @@ impl Default for Settings {
             patterns: None,
             answer_patterns: None,
             net: None,
+            net_after: MctsConfig::default().net_after,
             playout_table: None,
             playout_answers: None,
             exploration_in_mean: MctsConfig::default().exploration_in_mean,
@@ -704,7 +710,7 @@ pub const DEFAULT_LOCAL_PRIORS: bool = true;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 45] = [
+const PARAMETERS: [&str; 46] = [
     "player",
     "time",
     "depth",
@@ -750,6 +756,7 @@ const PARAMETERS: [&str; 45] = [
     "eval_scale",
     "widening",
     "net",
+    "net_after",
 ];
 
 /// The default time per move of the MCTS and strong players.
@@ -1139,7 +1146,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] local_scale {}\n[bool] playout_inferior {}\n[string] playout_table {}\n[string] playout_answers {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}\n[bool] captured_regions {}\n[string] prove_after {}\n[string] prove_nodes {}\n[string] prove_empty {}\n[string] prove_share {}\n[string] eval_mix {}\n[string] eval_scale {}\n[string] widening {}\n[string] net {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] local_scale {}\n[bool] playout_inferior {}\n[string] playout_table {}\n[string] playout_answers {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}\n[bool] captured_regions {}\n[string] prove_after {}\n[string] prove_nodes {}\n[string] prove_empty {}\n[string] prove_share {}\n[string] eval_mix {}\n[string] eval_scale {}\n[string] widening {}\n[string] net {}\n[string] net_after {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -1188,7 +1195,8 @@ impl Engine {
                     s.eval_scale,
                     s.widening
                         .map_or("off".to_string(), |w| format!("{},{},{}", w.start, w.visits, w.factor)),
-                    s.net.map_or("off", |n| n.path)
+                    s.net.map_or("off", |n| n.path),
+                    s.net_after
                 ));
             }
             ["player", name] => {
@@ -1319,6 +1327,7 @@ impl Engine {
                         (0.0..=1.0).contains(&v)
                     })?;
             }
+            ["net_after", value] => settings.net_after = parse_number("net_after", value, 0..=1_000_000_000)?,
             ["net", "off"] => settings.net = None,
             ["net", path] => {
                 settings.net = Some(NetFile::load(path).map_err(|e| format!("net: {path}: {e}"))?)

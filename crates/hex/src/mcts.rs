@@ -58,6 +58,13 @@
 //!    children grown before the analysis get their priors again
 //!    ([`Knowledge::analysis_changes_priors`]). A bridge is the simplest case; the edge
 //!    templates and longer chains H-search knows are the rest.
+//! 9. **A convolutional policy** ([`MctsConfig::net`], off by default): a node the search
+//!    reaches [`MctsConfig::net_after`] times gets its children's priors from a small network
+//!    that reads the whole board ([`crate::net`]), in place of the patterns'. The patterns see
+//!    twelve cells and cost a few nanoseconds; the network sees as far as it has layers and
+//!    costs about half a millisecond on 11×11, so it goes only where the search keeps
+//!    returning. `cargo xtask hex-net-games` and `cargo xtask hex-net` train one on the
+//!    search's own visits.
 //!
 //! The search's random choices follow from [`MctsConfig::seed`] and the position, so a player
 //! with an iteration budget plays the same game every time.
@@ -1291,12 +1298,14 @@ pub struct MctsConfig {
     /// ([`search_core::mcts::Config::first_play_urgency`]; MoHex: 0.35); `None`: tried first.
     pub first_play_urgency: Option<f64>,
     /// With priors on, the convolutional move policy ([`crate::net`]) gives the priors of every
-    /// node the search analyses ([`MctsConfig::knowledge_after`] visits, and the root), in
-    /// place of the patterns' ([`search_core::mcts::Knowledge::analysed_priors`]): it reads
-    /// the whole board, but costs about a millisecond a call, too much for every new node.
-    /// Nodes not yet analysed keep the patterns' priors. `None` (the default): off. A
-    /// reference for the whole process, as with [`MctsConfig::patterns`].
+    /// node the search reaches [`MctsConfig::net_after`] times, in place of the patterns'
+    /// ([`search_core::mcts::Knowledge::late_priors`]): it reads the whole board, but costs
+    /// about half a millisecond a call on 11×11, too much for every new node. `None` (the
+    /// default): off. A reference for the whole process, as with [`MctsConfig::patterns`].
     pub net: Option<&'static PolicyNet>,
+    /// The visits after which a node's priors come from [`MctsConfig::net`]
+    /// ([`DEFAULT_NET_AFTER`] by default).
+    pub net_after: u32,
 }
 
 impl MctsConfig {
@@ -1361,9 +1370,14 @@ impl Default for MctsConfig {
             plain_every: 0,
             first_play_urgency: None,
             net: None,
+            net_after: DEFAULT_NET_AFTER,
         }
     }
 }
+
+/// The default [`MctsConfig::net_after`]: a node's priors come from the network once the
+/// search has reached it 50 times.
+pub const DEFAULT_NET_AFTER: u32 = 50;
 
 /// The default [`MctsConfig::solver_empty`]: the solver goes in positions with at most 70
 /// empty cells. Given 0.3 s on each position of 60 games of 9×9 matches against MoHex, its table
@@ -1766,7 +1780,7 @@ impl Knowledge<HexGame> for TreeKnowledge<'_> {
         true
     }
 
-    fn analysed_priors(
+    fn late_priors(
         &mut self,
         _: &HexGame,
         state: &Position,
@@ -2167,6 +2181,7 @@ impl MctsPlayer {
             plain_every: self.config.plain_every,
             first_play_urgency: self.config.first_play_urgency,
             prove_after: self.config.prove_after.filter(|_| self.config.knowledge_after.is_some()),
+            late_priors_after: self.config.net.map(|_| self.config.net_after),
             widening: self.config.widening,
         };
         let proof_budget = time.map(|t| t.mul_f64(self.config.prove_share.clamp(0.0, 1.0)));

@@ -276,6 +276,11 @@ pub struct Config {
     /// would stop the search before it knows which move wins). `None`, the default: no
     /// attempts.
     pub prove_after: Option<u32>,
+    /// With priors ([`Config::prior_weight`]), the visits after which a node's children get
+    /// their priors again from [`Knowledge::late_priors`], once: a costlier judgement than
+    /// [`Knowledge::priors`], spent only on the nodes the search keeps returning to. `None`,
+    /// the default: never.
+    pub late_priors_after: Option<u32>,
     /// Progressive widening by prior: a node's children are ranked by their priors, and only
     /// the first few of them may be selected, more as the node's visits grow ([`Widening`]),
     /// so the visits go to the moves the priors favour until the node has enough visits to
@@ -371,6 +376,7 @@ impl Default for Config {
             plain_every: 0,
             first_play_urgency: None,
             prove_after: None,
+            late_priors_after: None,
             widening: None,
         }
     }
@@ -552,12 +558,11 @@ pub trait Knowledge<G: Game> {
         false
     }
 
-    /// Priors for the children of a node the search has reached [`Config::knowledge_after`]
-    /// times, asked once, right after [`Knowledge::analyse`] of it (and of the root at the
-    /// start of a search), in place of those of [`Knowledge::priors`]: room for a costlier
-    /// judgement than the search can afford at every new node. `moves` are every child's,
-    /// pruned or not; write weights as in [`Knowledge::priors`] and return `true`, or return
-    /// `false` (the default) to keep the node's priors.
+    /// Priors for the children of a node the search has reached [`Config::late_priors_after`]
+    /// times, asked once per node, in place of those of [`Knowledge::priors`]: room for a
+    /// costlier judgement than the search can afford at every new node. `moves` are every
+    /// child's, pruned or not; write weights as in [`Knowledge::priors`] and return `true`, or
+    /// return `false` (the default) to keep the node's priors.
     ///
     /// # Examples
     ///
@@ -573,7 +578,7 @@ pub trait Knowledge<G: Game> {
     ///     fn analyse(&mut self, _: &G, _: &G::State, _: &[u32]) -> Insight<u32> {
     ///         Insight::Nothing
     ///     }
-    ///     fn analysed_priors(&mut self, _: &G, _: &G::State, _: Option<&u32>, moves: &[u32], priors: &mut [f32]) -> bool {
+    ///     fn late_priors(&mut self, _: &G, _: &G::State, _: Option<&u32>, moves: &[u32], priors: &mut [f32]) -> bool {
     ///         for (prior, &take) in priors.iter_mut().zip(moves) {
     ///             *prior = if take == 1 { 9.0 } else { 1.0 };
     ///         }
@@ -591,10 +596,10 @@ pub trait Knowledge<G: Game> {
     /// #     fn play(&self, &n: &u32, take: u32) -> u32 { n - take }
     /// # }
     /// let mut priors = [0.0; 2];
-    /// assert!(SecondLook.analysed_priors(&Pile, &5, None, &[2, 1], &mut priors));
+    /// assert!(SecondLook.late_priors(&Pile, &5, None, &[2, 1], &mut priors));
     /// assert_eq!(priors, [1.0, 9.0]);
     /// ```
-    fn analysed_priors(
+    fn late_priors(
         &mut self,
         game: &G,
         state: &G::State,
@@ -786,6 +791,8 @@ struct Node<M> {
     /// Whether the search goes on from [`Knowledge::equivalent`]'s state below this node
     /// (kept in [`Search::equivalents`]).
     replaced: bool,
+    /// Whether this node's children have had their late priors ([`Config::late_priors_after`]).
+    late: bool,
     /// The proof attempts made at this node ([`Config::prove_after`]).
     proof_tries: u8,
     /// The winner of this node's state, once proved.
@@ -812,6 +819,7 @@ impl<M> Node<M> {
             refined: false,
             pruned: false,
             replaced: false,
+            late: false,
             proof_tries: 0,
             solved: None,
             prior: 0.0,
@@ -1258,7 +1266,7 @@ impl<G: Game> Search<'_, G> {
     }
 
     /// Asks `knowledge` for the priors of the children of `node` (at `state`), whose moves are
-    /// `moves` ([`Knowledge::analysed_priors`] if `analysed`, else [`Knowledge::priors`]), and
+    /// `moves` ([`Knowledge::late_priors`] if `late`, else [`Knowledge::priors`]), and
     /// stores each child's share; a knowledge that gives none leaves them as they were.
     fn assign_priors<K: Knowledge<G> + ?Sized>(
         &mut self,
@@ -1266,13 +1274,13 @@ impl<G: Game> Search<'_, G> {
         state: &G::State,
         moves: &[G::Move],
         knowledge: &mut K,
-        analysed: bool,
+        late: bool,
     ) {
         self.priors.clear();
         self.priors.resize(moves.len(), 0.0);
         let last = self.nodes[node].mv;
-        let given = if analysed {
-            knowledge.analysed_priors(self.game, state, last.as_ref(), moves, &mut self.priors)
+        let given = if late {
+            knowledge.late_priors(self.game, state, last.as_ref(), moves, &mut self.priors)
         } else {
             knowledge.priors(self.game, state, last.as_ref(), moves, &mut self.priors)
         };
@@ -1322,6 +1330,20 @@ impl<G: Game> Search<'_, G> {
         }
     }
 
+    /// Asks `knowledge` for the late priors of the children of `node`, at `state`
+    /// ([`Config::late_priors_after`]); once per node.
+    fn late_priors<K: Knowledge<G> + ?Sized>(&mut self, node: usize, state: &G::State, knowledge: &mut K) {
+        let n = &mut self.nodes[node];
+        if n.late || n.children == 0 || self.config.prior_weight <= 0.0 {
+            return;
+        }
+        n.late = true;
+        let children = n.first_child as usize..(n.first_child + n.children) as usize;
+        let moves: MoveList<G::Move> =
+            self.nodes[children].iter().map(|c| c.mv.expect("a child has a move")).collect();
+        self.assign_priors(node, state, &moves, knowledge, true);
+    }
+
     /// Asks `knowledge` for the moves of `node`, at `state`, worth searching, and marks the
     /// others pruned; once per node.
     fn refine<K: Knowledge<G> + ?Sized>(&mut self, node: usize, state: &G::State, knowledge: &mut K) {
@@ -1334,13 +1356,7 @@ impl<G: Game> Search<'_, G> {
         let moves: Vec<G::Move> =
             self.nodes[children.clone()].iter().map(|c| c.mv.expect("a child has a move")).collect();
         let kept = match knowledge.analyse(self.game, state, &moves) {
-            Insight::Nothing => {
-                // Nothing pruned, but the node has been reached often enough for a second look.
-                if self.config.prior_weight > 0.0 {
-                    self.assign_priors(node, state, &moves, knowledge, true);
-                }
-                return;
-            }
+            Insight::Nothing => return,
             Insight::Moves(kept) => kept,
             Insight::Solved { winner, moves: kept } => {
                 self.nodes[node].solved = Some(winner);
@@ -1359,11 +1375,8 @@ impl<G: Game> Search<'_, G> {
         if self.nodes[node].solved.is_some() {
             return;
         }
-        if self.config.prior_weight > 0.0 {
-            self.assign_priors(node, state, &moves, knowledge, true);
-            if knowledge.analysis_changes_priors() {
-                self.refresh_priors(node, state, knowledge);
-            }
+        if self.config.prior_weight > 0.0 && knowledge.analysis_changes_priors() {
+            self.refresh_priors(node, state, knowledge);
         }
         let kept: Vec<G::Move> = moves.into_iter().filter(|mv| keeps(mv)).collect();
         let Some(equivalent) = knowledge.equivalent(self.game, state, &kept) else { return };
@@ -1382,6 +1395,7 @@ impl<G: Game> Search<'_, G> {
             if !child.pruned {
                 child.expanded = false;
                 child.refined = false;
+                child.late = false;
                 child.replaced = false;
                 child.first_child = 0;
                 child.children = 0;
@@ -1520,6 +1534,9 @@ impl<G: Game> Search<'_, G> {
                 if self.nodes[node].solved.is_some() {
                     break;
                 }
+            }
+            if self.config.late_priors_after.is_some_and(|after| self.nodes[node].visits >= after) {
+                self.late_priors(node, &state, knowledge);
             }
             if self.try_proof(node, &state, knowledge) {
                 break;

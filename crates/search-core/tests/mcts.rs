@@ -1343,16 +1343,15 @@ fn widening_passes_over_lost_children_to_the_waiting_ones() {
     assert_eq!(found.best_move, Some(2));
 }
 
-/// Flat priors at every new node, the minimax oracle's at every analysed node: counts both.
+/// Flat priors at every new node, the minimax oracle's late priors: counts the late calls
+/// and the states they were asked about.
 struct SecondLook<'a> {
     tree: &'a Tree,
-    analyses: u32,
-    second_looks: u32,
+    asked: Vec<NodeId>,
 }
 
 impl mcts::Knowledge<Tree> for SecondLook<'_> {
     fn analyse(&mut self, _: &Tree, _: &NodeId, _: &[u32]) -> Insight<u32> {
-        self.analyses += 1;
         Insight::Nothing
     }
 
@@ -1361,7 +1360,7 @@ impl mcts::Knowledge<Tree> for SecondLook<'_> {
         true
     }
 
-    fn analysed_priors(
+    fn late_priors(
         &mut self,
         _: &Tree,
         state: &NodeId,
@@ -1369,7 +1368,7 @@ impl mcts::Knowledge<Tree> for SecondLook<'_> {
         moves: &[u32],
         priors: &mut [f32],
     ) -> bool {
-        self.second_looks += 1;
+        self.asked.push(*state);
         let keeps = keeps_value(self.tree, *state);
         for (prior, &mv) in priors.iter_mut().zip(moves) {
             *prior = if keeps(mv) { 3.0 } else { 1.0 };
@@ -1379,9 +1378,9 @@ impl mcts::Knowledge<Tree> for SecondLook<'_> {
 }
 
 #[test]
-fn analysed_nodes_take_the_second_look_priors() {
+fn late_priors_come_once_per_node_reached_often_enough() {
     for seed in 0..20 {
-        // Deep enough that the search does not prove the root before it analyses a few nodes.
+        // Deep enough that the search does not prove the root at once.
         let shape = Shape {
             depth: 7,
             branching: 3..=4,
@@ -1393,23 +1392,32 @@ fn analysed_nodes_take_the_second_look_priors() {
         let (tree, root) = Tree::random(&mut Xoshiro256PlusPlus::seed_from_u64(seed), &shape);
         let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
         let clock = search_core::WallClock::start();
-        let config = Config { knowledge_after: Some(4), ..Config::iterations(300).with_seed(seed) };
+        let config = Config { late_priors_after: Some(6), ..Config::iterations(300).with_seed(seed) };
         // Without a prior weight there are no priors to replace.
-        let mut look = SecondLook { tree: &tree, analyses: 0, second_looks: 0 };
+        let mut look = SecondLook { tree: &tree, asked: Vec::new() };
         mcts::search_with_knowledge(&tree, &root, &mut playout, &mut look, &config, &clock);
-        assert!(look.analyses > 1, "seed {seed}");
-        assert_eq!(look.second_looks, 0, "seed {seed}");
-        // With one, every analysis is followed by a second look, and the root (analysed first)
-        // holds its priors: 3 for the moves keeping the value, 1 for the others, as shares.
+        assert!(look.asked.is_empty(), "seed {seed}");
+        // With one, each node reached six times is asked once, the root first, and the root
+        // holds its late priors: 3 for the moves keeping the value, 1 for the others, as shares.
         let weighted = Config { prior_weight: 1.0, ..config };
-        let mut look = SecondLook { tree: &tree, analyses: 0, second_looks: 0 };
+        let mut look = SecondLook { tree: &tree, asked: Vec::new() };
         let found = mcts::search_with_knowledge(&tree, &root, &mut playout, &mut look, &weighted, &clock);
-        assert_eq!(look.second_looks, look.analyses, "seed {seed}");
+        assert!(look.asked.len() > 3, "seed {seed}: {} late calls", look.asked.len());
+        assert_eq!(look.asked[0], root);
+        let mut distinct = look.asked.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), look.asked.len(), "seed {seed}: a node asked twice");
         let keeps = keeps_value(&tree, root);
         let total: f32 = found.moves.iter().map(|m| if keeps(m.mv) { 3.0 } else { 1.0 }).sum();
         for m in &found.moves {
             let want = if keeps(m.mv) { 3.0 } else { 1.0 } / total;
             assert!((m.prior - want).abs() < 1e-6, "seed {seed}: move {} has prior {}", m.mv, m.prior);
         }
+        // Never asked: the search is the flat-prior one.
+        let never = Config { late_priors_after: None, ..weighted };
+        let mut look = SecondLook { tree: &tree, asked: Vec::new() };
+        mcts::search_with_knowledge(&tree, &root, &mut playout, &mut look, &never, &clock);
+        assert!(look.asked.is_empty());
     }
 }
