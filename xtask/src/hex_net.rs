@@ -437,10 +437,10 @@ mod tests {
             "{\"size\":5,\"game\":0,\"held_out\":false,\"moves\":[1,2],\"visits\":[null]}\n",
         )
         .unwrap();
-        let err = load_games(&[path.clone()]).unwrap_err();
+        let err = load_games(std::slice::from_ref(&path)).unwrap_err();
         assert!(err.contains("bad.jsonl:1") && err.contains("differ"), "{err}");
         std::fs::write(&path, "\n{\"size\":5}\n").unwrap();
-        let err = load_games(&[path.clone()]).unwrap_err();
+        let err = load_games(std::slice::from_ref(&path)).unwrap_err();
         assert!(err.contains("bad.jsonl:2"), "{err}");
         assert!(load_games(&[dir.join("missing.jsonl")]).unwrap_err().contains("cannot read"));
         std::fs::remove_dir_all(&dir).unwrap();
