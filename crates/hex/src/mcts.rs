@@ -2406,6 +2406,42 @@ mod tests {
     /// pattern alike, every root move gets the same prior, while the shipped weights tell the
     /// cells of an open board apart.
     #[test]
+    fn nodes_reached_often_enough_take_the_networks_priors() {
+        let net: &'static PolicyNet = Box::leak(Box::new(PolicyNet::random(6, 2, 11)));
+        // One stone: the player knows it is the opponent's last.
+        let (position, _) = crate::play_moves(7, ["c5"]).unwrap();
+        let root = |net, net_after| {
+            let config = MctsConfig {
+                prior_weight: Some(3.0),
+                net,
+                net_after,
+                seed: 3,
+                ..MctsConfig::iterations(300)
+            };
+            let mut player = MctsPlayer::new(config);
+            player.decide(&position);
+            let moves = player.last_result().expect("a search ran").moves.clone();
+            moves.into_iter().map(|m| (m.mv, m.prior)).collect::<Vec<_>>()
+        };
+        // Reached at once, the root's priors are the network's shares (the last stone known).
+        let policy = net.policy(&position, Some(Cell::new(4, 2)));
+        assert_ne!(policy, net.policy(&position, None), "the network reads the last stone");
+        let share = |mv: HexMove| match mv {
+            HexMove::Place(cell) => policy.iter().find(|(c, _)| *c == cell).expect("an empty cell").1,
+            HexMove::Swap => unreachable!(),
+        };
+        let with_net = root(Some(net), 0);
+        assert_eq!(with_net.len(), policy.len());
+        for &(mv, prior) in &with_net {
+            assert!((prior - share(mv)).abs() < 1e-5, "{mv:?}: {prior} against {}", share(mv));
+        }
+        // Never reached that often, or no network: the patterns' priors.
+        let patterns = root(None, 0);
+        assert_eq!(root(Some(net), 1_000), patterns);
+        assert!(with_net.iter().zip(&patterns).any(|(a, b)| (a.1 - b.1).abs() > 1e-3));
+    }
+
+    #[test]
     fn the_priors_use_the_configured_pattern_weights() {
         let flat: &'static PatternWeights = Box::leak(Box::new(PatternWeights::from_pairs([])));
         let (position, _) = crate::play_moves(7, ["d4"]).unwrap();

@@ -286,11 +286,13 @@ impl PolicyNet {
     /// If `layers` or `channels` is 0.
     pub fn random(channels: usize, layers: usize, seed: u64) -> PolicyNet {
         assert!(channels > 0 && layers > 0, "a network needs channels and layers");
+        use rand::RngExt;
         let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
         let layers = (0..layers)
             .map(|k| Layer::random(if k == 0 { PLANES } else { channels }, channels, &mut rng))
             .collect();
-        PolicyNet { layers, head: vec![0.0; channels] }
+        let head = (0..channels).map(|_| (rng.random::<f32>() - 0.5) / channels as f32).collect();
+        PolicyNet { layers, head }
     }
 
     /// Channels per layer.
@@ -573,7 +575,8 @@ mod tests {
     #[test]
     fn the_gradient_matches_finite_differences() {
         let mut net = PolicyNet::random(5, 3, 7);
-        // A head away from zero, so that every layer's gradient is not zero.
+        // A head larger than the starting one, so that every layer's gradient is well above
+        // the finite differences' noise.
         net.head.iter_mut().enumerate().for_each(|(k, h)| *h = 0.3 - 0.17 * k as f32);
         let p = position(&[(1, 1), (2, 2), (0, 3)], 4);
         let input = NetInput::new(&p, Some(Cell::new(0, 3)), false);
