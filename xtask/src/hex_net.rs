@@ -185,10 +185,12 @@ pub struct Judged {
     pub visit_loss: f64,
 }
 
-/// The positions of `games` with a search's visits, as examples (both half turns of each when
-/// `both_turns`).
-fn examples(games: &[&NetGame], both_turns: bool) -> Vec<Example> {
-    let mut out = Vec::new();
+/// Calls `f` on every searched position of `games`: the position, the opponent's last stone,
+/// the root's visits as shares by board cell id, and the cell played (by id).
+fn for_each_searched(
+    games: &[&NetGame],
+    mut f: impl FnMut(&Position, Option<Cell>, Vec<(usize, f32)>, usize),
+) {
     for game in games {
         let size = game.size;
         let mut position = Position::new(u32::from(size)).expect("a size that was played");
@@ -197,17 +199,26 @@ fn examples(games: &[&NetGame], both_turns: bool) -> Vec<Example> {
             let cell = Cell::from_id(usize::from(mv), size);
             if let Some(visits) = visits.as_ref().filter(|v| !v.is_empty()) {
                 let total: u32 = visits.iter().map(|&(_, v)| v).sum();
-                let target: Vec<(usize, f32)> =
+                let target =
                     visits.iter().map(|&(id, v)| (usize::from(id), v as f32 / total as f32)).collect();
-                for half_turn in [false, true].into_iter().take(if both_turns { 2 } else { 1 }) {
-                    let input = hex::net::NetInput::new(&position, last, half_turn);
-                    out.push(Example { input, target: target.clone(), played: usize::from(mv) });
-                }
+                f(&position, last, target, usize::from(mv));
             }
             position = position.play(HexMove::Place(cell)).expect("a game's moves are legal");
             last = Some(cell);
         }
     }
+}
+
+/// The positions of `games` with a search's visits, as examples (both half turns of each when
+/// `both_turns`).
+fn examples(games: &[&NetGame], both_turns: bool) -> Vec<Example> {
+    let mut out = Vec::new();
+    for_each_searched(games, |position, last, target, played| {
+        for half_turn in [false, true].into_iter().take(if both_turns { 2 } else { 1 }) {
+            let input = hex::net::NetInput::new(position, last, half_turn);
+            out.push(Example { input, target: target.clone(), played });
+        }
+    });
     out
 }
 
@@ -218,30 +229,18 @@ fn judge_patterns(games: &[&NetGame]) -> Judged {
     let weights = PatternWeights::shipped();
     let local = PatternWeights::shipped_local();
     let mut judged = Judged::default();
-    for game in games {
-        let size = game.size;
-        let mut position = Position::new(u32::from(size)).expect("a size that was played");
-        let mut last: Option<Cell> = None;
-        for (&mv, visits) in game.moves.iter().zip(&game.visits) {
-            let cell = Cell::from_id(usize::from(mv), size);
-            if let Some(visits) = visits.as_ref().filter(|v| !v.is_empty()) {
-                let grid = PatternGrid::new(&position);
-                let mut shares = vec![0f32; usize::from(size) * usize::from(size)];
-                for empty in position.board().empty_cells() {
-                    let near = last.and_then(|l| grid.local_code(empty, l)).map_or(1.0, |c| local.gamma(c));
-                    shares[empty.id(size)] = weights.gamma(grid.code_as(weights.code(), empty)) * near;
-                }
-                let total: f32 = shares.iter().sum();
-                shares.iter_mut().for_each(|s| *s /= total);
-                let visits_total: u32 = visits.iter().map(|&(_, v)| v).sum();
-                let target: Vec<(usize, f32)> =
-                    visits.iter().map(|&(id, v)| (usize::from(id), v as f32 / visits_total as f32)).collect();
-                tally(&mut judged, &shares, usize::from(mv), &target);
-            }
-            position = position.play(HexMove::Place(cell)).expect("a game's moves are legal");
-            last = Some(cell);
+    for_each_searched(games, |position, last, target, played| {
+        let size = position.size();
+        let grid = PatternGrid::new(position);
+        let mut shares = vec![0f32; usize::from(size) * usize::from(size)];
+        for empty in position.board().empty_cells() {
+            let near = last.and_then(|l| grid.local_code(empty, l)).map_or(1.0, |c| local.gamma(c));
+            shares[empty.id(size)] = weights.gamma(grid.code_as(weights.code(), empty)) * near;
         }
-    }
+        let total: f32 = shares.iter().sum();
+        shares.iter_mut().for_each(|s| *s /= total);
+        tally(&mut judged, &shares, played, &target);
+    });
     finish(judged)
 }
 

@@ -1700,6 +1700,18 @@ struct TreeKnowledge<'a> {
     net: Option<&'static PolicyNet>,
 }
 
+impl TreeKnowledge<'_> {
+    /// The opponent's last stone at `state`, reached by `last`: the node's move, or at the
+    /// root (which has none) the stone the player knows was played last.
+    fn last_stone(&self, state: &Position, last: Option<&HexMove>) -> Option<Cell> {
+        match (last, self.root_last) {
+            (Some(&HexMove::Place(last)), _) => Some(last),
+            (None, Some((root, last))) if root == *state => Some(last),
+            _ => None,
+        }
+    }
+}
+
 impl Knowledge<HexGame> for TreeKnowledge<'_> {
     fn analyse(&mut self, game: &HexGame, state: &Position, moves: &[HexMove]) -> Insight<HexMove> {
         let Some(solver) = &mut self.solver else { return Insight::Nothing };
@@ -1735,11 +1747,7 @@ impl Knowledge<HexGame> for TreeKnowledge<'_> {
     ) -> bool {
         let Some(weights) = self.patterns else { return false };
         let grid = PatternGrid::new(state);
-        let last = match (last, self.root_last) {
-            (Some(&HexMove::Place(last)), _) => Some(last),
-            (None, Some((root, last))) if root == *state => Some(last),
-            _ => None,
-        };
+        let last = self.last_stone(state, last);
         let local = self.local.zip(last);
         let answers = self.answer_patterns.zip(last);
         for (prior, mv) in priors.iter_mut().zip(moves) {
@@ -1789,11 +1797,7 @@ impl Knowledge<HexGame> for TreeKnowledge<'_> {
         priors: &mut [f32],
     ) -> bool {
         let Some(net) = self.net else { return false };
-        let last = match (last, self.root_last) {
-            (Some(&HexMove::Place(last)), _) => Some(last),
-            (None, Some((root, last))) if root == *state => Some(last),
-            _ => None,
-        };
+        let last = self.last_stone(state, last);
         let size = state.size();
         let mut shares = vec![0.0; usize::from(size) * usize::from(size)];
         for (cell, share) in net.policy(state, last) {
