@@ -12,7 +12,7 @@ use std::sync::Mutex;
 
 use hex::mcts::{MctsConfig, MctsPlayer, MctsReason};
 use hex::{Cell, HexMove, Position};
-use rand::{RngExt, SeedableRng};
+use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -55,11 +55,9 @@ pub struct NetGame {
 
 /// Plays game `k` of `size`.
 fn play_game(options: &GamesOptions, size: u8, k: u64) -> NetGame {
-    let seed = options.seed ^ (u64::from(size) << 40) ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    // The same openings and seeds as hex-patterns' self-play.
+    let (seed, first) = crate::hex_patterns::self_play_start(options.seed, size, k);
     let mut position = Position::new(u32::from(size)).expect("a board size the options checked");
-    let n = usize::from(size);
-    let first = Cell::from_id(rng.random_range(0..n * n), size);
     let settings = hex::gtp::Settings { seed, ..hex::gtp::Settings::default() };
     let mut player = MctsPlayer::new(MctsConfig {
         time: None,

@@ -352,13 +352,19 @@ pub struct PatternReport {
     pub play_seconds: f64,
 }
 
+/// Game `k` of `size` in a self-play run of seed `run_seed`: the game's own seed (for its
+/// players) and its random first stone.
+pub fn self_play_start(run_seed: u64, size: u8, k: u64) -> (u64, Cell) {
+    let seed = run_seed ^ (u64::from(size) << 40) ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let n = usize::from(size);
+    (seed, Cell::from_id(rng.random_range(0..n * n), size))
+}
+
 /// The samples of one self-play game in both codes, and whether it is held out.
 fn play_game(options: &PatternOptions, size: u8, k: u64) -> (bool, Coded) {
-    let seed = options.seed ^ (u64::from(size) << 40) ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-    let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed);
+    let (seed, first) = self_play_start(options.seed, size, k);
     let mut position = Position::new(u32::from(size)).expect("a board size the options checked");
-    let n = usize::from(size);
-    let first = Cell::from_id(rng.random_range(0..n * n), size);
     position = position.play(HexMove::Place(first)).expect("an empty board takes any cell");
     let mut player = MctsPlayer::new(MctsConfig {
         seed,
