@@ -51,6 +51,11 @@ pub struct NetGame {
     /// `None` for the random first stone, for moves that win or block at once, and where the
     /// knowledge proved the root before any visit.
     pub visits: Vec<Option<Vec<(u16, u32)>>>,
+    /// For each move with visits, the mean result of each of those root moves for the side to
+    /// move, in the same order (1.0 for a move proved to win, 0.0 for one proved to lose): the
+    /// targets of the network's move values. Empty in files written before values were kept.
+    #[serde(default)]
+    pub values: Vec<Option<Vec<f32>>>,
 }
 
 /// Plays game `k` of `size`.
@@ -67,17 +72,25 @@ fn play_game(options: &GamesOptions, size: u8, k: u64) -> NetGame {
     });
     let mut moves = vec![first.id(size) as u16];
     let mut visits = vec![None];
+    let mut values = vec![None];
     position = position.play(HexMove::Place(first)).expect("an empty board takes any cell");
     while position.winner().is_none() {
         let (mv, reason) = player.decide(&position);
         let HexMove::Place(cell) = mv else { unreachable!("self-play without the swap rule") };
+        let mover = position.to_move();
         let stats = match (reason, player.last_result()) {
             (MctsReason::Search, Some(result)) => Some(
                 result
                     .moves
                     .iter()
                     .filter_map(|m| match m.mv {
-                        HexMove::Place(c) if m.visits > 0 => Some((c.id(size) as u16, m.visits)),
+                        HexMove::Place(c) if m.visits > 0 => {
+                            let value = match m.winner {
+                                Some(w) => f32::from(u8::from(w == mover.index())),
+                                None => m.value as f32,
+                            };
+                            Some(((c.id(size) as u16, m.visits), value))
+                        }
                         _ => None,
                     })
                     .collect::<Vec<_>>(),
@@ -87,10 +100,18 @@ fn play_game(options: &GamesOptions, size: u8, k: u64) -> NetGame {
             _ => None,
         };
         moves.push(cell.id(size) as u16);
+        let (stats, root_values): (Option<Vec<_>>, Option<Vec<f32>>) = match stats {
+            Some(pairs) => {
+                let (v, q) = pairs.into_iter().unzip();
+                (Some(v), Some(q))
+            }
+            None => (None, None),
+        };
         visits.push(stats);
+        values.push(root_values);
         position = position.play(mv).expect("the player plays legal moves");
     }
-    NetGame { size, game: k, held_out: k % 10 == 9, moves, visits }
+    NetGame { size, game: k, held_out: k % 10 == 9, moves, visits, values }
 }
 
 /// Plays the games and writes each as a JSON line to `out` as it ends (so a long run can be
@@ -130,6 +151,20 @@ pub fn load_games(paths: &[PathBuf]) -> Result<Vec<NetGame>, String> {
             if game.moves.len() != game.visits.len() {
                 return Err(format!("{}:{}: moves and visits differ in length", path.display(), i + 1));
             }
+            let aligned = game.values.is_empty()
+                || (game.values.len() == game.moves.len()
+                    && game.values.iter().zip(&game.visits).all(|(q, v)| match (q, v) {
+                        (Some(q), Some(v)) => q.len() == v.len() && q.iter().all(|x| (0.0..=1.0).contains(x)),
+                        (None, None) => true,
+                        _ => false,
+                    }));
+            if !aligned {
+                return Err(format!(
+                    "{}:{}: values must follow the visits, one mean in [0, 1] per visited move",
+                    path.display(),
+                    i + 1
+                ));
+            }
             games.push(game);
         }
     }
@@ -159,6 +194,11 @@ pub struct TrainOptions {
     pub out: PathBuf,
     /// Start from this network instead of random weights.
     pub start: Option<PathBuf>,
+    /// The weight of the move-value loss beside the policy's (0: the value head is left as
+    /// it is).
+    pub value_weight: f32,
+    /// The visits a root move needs to be a value target.
+    pub value_visits: u32,
 }
 
 /// One position to learn from or judge on.
@@ -168,6 +208,8 @@ struct Example {
     target: Vec<(usize, f32)>,
     /// The cell played, by id.
     played: usize,
+    /// The root moves' values, for the move-value head.
+    values: Vec<hex::net::ValueTarget>,
 }
 
 /// How well a policy predicts held-out moves.
@@ -181,25 +223,50 @@ pub struct Judged {
     pub log_prob: f64,
     /// The mean cross-entropy against the root's visits.
     pub visit_loss: f64,
+    /// Value targets judged (root moves with enough visits; 0 for a policy without values).
+    pub value_targets: usize,
+    /// The mean cross-entropy of the move values against the root's means (weighted as in
+    /// training).
+    pub value_loss: f64,
+    /// The mean absolute error of the move values.
+    pub value_error: f64,
 }
 
-/// Calls `f` on every searched position of `games`: the position, the opponent's last stone,
-/// the root's visits as shares by board cell id, and the cell played (by id).
-fn for_each_searched(
-    games: &[&NetGame],
-    mut f: impl FnMut(&Position, Option<Cell>, Vec<(usize, f32)>, usize),
-) {
+/// A searched position of a game: the position, the opponent's last stone, the root's visits
+/// as shares by board cell id, the cell played (by id), and the root moves' value targets.
+struct Searched<'a> {
+    position: &'a Position,
+    last: Option<Cell>,
+    target: Vec<(usize, f32)>,
+    played: usize,
+    values: Vec<hex::net::ValueTarget>,
+}
+
+/// Calls `f` on every searched position of `games`; a root move is a value target when it had
+/// `value_visits` visits or more, weighted by `visits / (visits + 32)` (few visits, a noisy mean).
+fn for_each_searched(games: &[&NetGame], value_visits: u32, mut f: impl FnMut(Searched<'_>)) {
     for game in games {
         let size = game.size;
         let mut position = Position::new(u32::from(size)).expect("a size that was played");
         let mut last: Option<Cell> = None;
-        for (&mv, visits) in game.moves.iter().zip(&game.visits) {
+        for (k, (&mv, visits)) in game.moves.iter().zip(&game.visits).enumerate() {
             let cell = Cell::from_id(usize::from(mv), size);
             if let Some(visits) = visits.as_ref().filter(|v| !v.is_empty()) {
                 let total: u32 = visits.iter().map(|&(_, v)| v).sum();
                 let target =
                     visits.iter().map(|&(id, v)| (usize::from(id), v as f32 / total as f32)).collect();
-                f(&position, last, target, usize::from(mv));
+                let means = game.values.get(k).and_then(Option::as_ref);
+                let values = means
+                    .into_iter()
+                    .flat_map(|means| visits.iter().zip(means))
+                    .filter(|&(&(_, v), _)| v >= value_visits)
+                    .map(|(&(id, v), &value)| hex::net::ValueTarget {
+                        id: usize::from(id),
+                        value,
+                        weight: v as f32 / (v as f32 + 32.0),
+                    })
+                    .collect();
+                f(Searched { position: &position, last, target, played: usize::from(mv), values });
             }
             position = position.play(HexMove::Place(cell)).expect("a game's moves are legal");
             last = Some(cell);
@@ -209,12 +276,12 @@ fn for_each_searched(
 
 /// The positions of `games` with a search's visits, as examples (both half turns of each when
 /// `both_turns`).
-fn examples(games: &[&NetGame], both_turns: bool) -> Vec<Example> {
+fn examples(games: &[&NetGame], both_turns: bool, value_visits: u32) -> Vec<Example> {
     let mut out = Vec::new();
-    for_each_searched(games, |position, last, target, played| {
+    for_each_searched(games, value_visits, |s| {
         for half_turn in [false, true].into_iter().take(if both_turns { 2 } else { 1 }) {
-            let input = hex::net::NetInput::new(position, last, half_turn);
-            out.push(Example { input, target: target.clone(), played });
+            let input = hex::net::NetInput::new(s.position, s.last, half_turn);
+            out.push(Example { input, target: s.target.clone(), played: s.played, values: s.values.clone() });
         }
     });
     out
@@ -227,7 +294,7 @@ fn judge_patterns(games: &[&NetGame]) -> Judged {
     let weights = PatternWeights::shipped();
     let local = PatternWeights::shipped_local();
     let mut judged = Judged::default();
-    for_each_searched(games, |position, last, target, played| {
+    for_each_searched(games, u32::MAX, |Searched { position, last, target, played, .. }| {
         let size = position.size();
         let grid = PatternGrid::new(position);
         let mut shares = vec![0f32; usize::from(size) * usize::from(size)];
@@ -257,6 +324,9 @@ fn finish(mut judged: Judged) -> Judged {
     judged.top1 /= n;
     judged.log_prob /= n;
     judged.visit_loss /= n;
+    let v = judged.value_targets.max(1) as f64;
+    judged.value_loss /= v;
+    judged.value_error /= v;
     judged
 }
 
@@ -265,6 +335,16 @@ fn judge_net(net: &hex::net::PolicyNet, examples: &[Example]) -> Judged {
     let sums = examples
         .par_iter()
         .fold(Judged::default, |mut judged, ex| {
+            if net.has_values() {
+                let values = net.move_values(&ex.input);
+                for t in &ex.values {
+                    let q = f64::from(values[t.id]).clamp(1e-7, 1.0 - 1e-7);
+                    let (v, w) = (f64::from(t.value), f64::from(t.weight));
+                    judged.value_targets += 1;
+                    judged.value_loss -= w * (v * q.ln() + (1.0 - v) * (1.0 - q).ln());
+                    judged.value_error += (q - v).abs();
+                }
+            }
             let logits = net.logits(&ex.input);
             let top = ex.input.cells().filter(|c| c.1).map(|(id, _)| logits[id]).fold(f32::MIN, f32::max);
             let mut shares: Vec<f32> =
@@ -279,6 +359,9 @@ fn judge_net(net: &hex::net::PolicyNet, examples: &[Example]) -> Judged {
             top1: a.top1 + b.top1,
             log_prob: a.log_prob + b.log_prob,
             visit_loss: a.visit_loss + b.visit_loss,
+            value_targets: a.value_targets + b.value_targets,
+            value_loss: a.value_loss + b.value_loss,
+            value_error: a.value_error + b.value_error,
         });
     finish(sums)
 }
@@ -292,12 +375,31 @@ pub struct TrainReport {
     pub patterns: Judged,
     /// Each epoch's mean training loss.
     pub losses: Vec<f64>,
+    /// The value loss on the held-out targets of a guess that gives every move the targets'
+    /// mean: the value head's baseline.
+    pub value_baseline: f64,
+}
+
+/// The weighted cross-entropy, per target, of giving every value target of `examples` their
+/// weighted mean.
+fn value_baseline(examples: &[Example]) -> f64 {
+    let targets = || examples.iter().flat_map(|ex| &ex.values);
+    let weight: f64 = targets().map(|t| f64::from(t.weight)).sum();
+    let mean = (targets().map(|t| f64::from(t.weight * t.value)).sum::<f64>() / weight.max(1e-9))
+        .clamp(1e-7, 1.0 - 1e-7);
+    let loss: f64 = targets()
+        .map(|t| {
+            -f64::from(t.weight)
+                * (f64::from(t.value) * mean.ln() + (1.0 - f64::from(t.value)) * (1.0 - mean).ln())
+        })
+        .sum();
+    loss / targets().count().max(1) as f64
 }
 
 /// Trains the network and reports, epoch by epoch on stderr, its held-out scores beside the
 /// shipped patterns'.
 pub fn train(options: &TrainOptions) -> Result<TrainReport, String> {
-    use hex::net::{Adam, PolicyNet, add_into};
+    use hex::net::{Adam, PolicyNet, ValueTarget, add_into};
     use rand::seq::SliceRandom;
     let games = load_games(&options.games)?;
     let (held, kept): (Vec<&NetGame>, Vec<&NetGame>) = games.iter().partition(|g| g.held_out);
@@ -306,18 +408,19 @@ pub fn train(options: &TrainOptions) -> Result<TrainReport, String> {
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", options.threads))?;
     pool.install(|| {
-        let train_set = examples(&kept, true);
-        let held_set = examples(&held, false);
+        let train_set = examples(&kept, true, options.value_visits);
+        let held_set = examples(&held, false, options.value_visits);
         let patterns = judge_patterns(&held);
         eprintln!(
-            "hex-net: {} games ({} held out), {} training positions (both half turns), {} held out; shipped patterns: top-1 {:.3}, log-prob {:.3}, visit loss {:.3}",
+            "hex-net: {} games ({} held out), {} training positions (both half turns), {} held out; shipped patterns: top-1 {:.3}, log-prob {:.3}, visit loss {:.3}; value baseline {:.4}",
             games.len(),
             held.len(),
             train_set.len(),
             held_set.len(),
             patterns.top1,
             patterns.log_prob,
-            patterns.visit_loss
+            patterns.visit_loss,
+            value_baseline(&held_set)
         );
         let mut net = match &options.start {
             Some(path) => PolicyNet::read(path).map_err(|e| e.to_string())?,
@@ -341,7 +444,20 @@ pub fn train(options: &TrainOptions) -> Result<TrainReport, String> {
                     .par_chunks(chunk)
                     .map(|part| {
                         let mut grad = net.zeros_like();
-                        let l: f32 = part.iter().map(|&i| net.learn(&train_set[i].input, &train_set[i].target, &mut grad)).sum();
+                        let l: f32 = part
+                            .iter()
+                            .map(|&i| {
+                                let ex = &train_set[i];
+                                let values: Vec<ValueTarget> = ex
+                                    .values
+                                    .iter()
+                                    .filter(|_| options.value_weight > 0.0)
+                                    .map(|t| ValueTarget { weight: t.weight * options.value_weight, ..*t })
+                                    .collect();
+                                let (policy, value) = net.learn_with_values(&ex.input, &ex.target, &values, &mut grad);
+                                policy + value
+                            })
+                            .sum();
                         (grad, l)
                     })
                     .reduce_with(|(mut a, la), (b, lb)| {
@@ -356,16 +472,18 @@ pub fn train(options: &TrainOptions) -> Result<TrainReport, String> {
             losses.push(loss / train_set.len() as f64);
             net.write(&options.out).map_err(|e| e.to_string())?;
             eprintln!(
-                "epoch {}: training loss {:.3}; held out: top-1 {:.3}, log-prob {:.3}, visit loss {:.3} ({:.0} s)",
+                "epoch {}: training loss {:.3}; held out: top-1 {:.3}, log-prob {:.3}, visit loss {:.3}, value loss {:.4}, value error {:.4} ({:.0} s)",
                 epoch + 1,
                 loss / train_set.len() as f64,
                 judged.top1,
                 judged.log_prob,
                 judged.visit_loss,
+                judged.value_loss,
+                judged.value_error,
                 started.elapsed().as_secs_f64()
             );
         }
-        Ok(TrainReport { net: judged, patterns, losses })
+        Ok(TrainReport { net: judged, patterns, losses, value_baseline: value_baseline(&held_set) })
     })
 }
 
@@ -404,9 +522,13 @@ mod tests {
             assert_eq!(game.held_out, game.game % 10 == 9);
             assert!(game.visits[0].is_none(), "the first stone is drawn, not searched");
             let mut position = Position::new(u32::from(game.size)).unwrap();
+            assert_eq!(game.values.len(), game.moves.len());
             for (k, (&mv, visits)) in game.moves.iter().zip(&game.visits).enumerate() {
                 let cell = Cell::from_id(usize::from(mv), game.size);
                 if let Some(visits) = visits {
+                    let values = game.values[k].as_ref().expect("values beside visits");
+                    assert_eq!(values.len(), visits.len());
+                    assert!(values.iter().all(|q| (0.0..=1.0).contains(q)));
                     // Visits are of empty cells, and the move played is the search's choice.
                     assert!(visits.iter().all(|&(id, _)| {
                         position.board().get(Cell::from_id(usize::from(id), game.size)).is_none()
@@ -436,6 +558,13 @@ mod tests {
         .unwrap();
         let err = load_games(std::slice::from_ref(&path)).unwrap_err();
         assert!(err.contains("bad.jsonl:1") && err.contains("differ"), "{err}");
+        std::fs::write(
+            &path,
+            "{\"size\":5,\"game\":0,\"held_out\":false,\"moves\":[1,2],\"visits\":[null,[[3,4]]],\"values\":[null,[1.5]]}\n",
+        )
+        .unwrap();
+        let err = load_games(std::slice::from_ref(&path)).unwrap_err();
+        assert!(err.contains("bad.jsonl:1") && err.contains("values"), "{err}");
         std::fs::write(&path, "\n{\"size\":5}\n").unwrap();
         let err = load_games(std::slice::from_ref(&path)).unwrap_err();
         assert!(err.contains("bad.jsonl:2"), "{err}");
@@ -460,6 +589,8 @@ mod tests {
             threads: 2,
             out: out.clone(),
             start: None,
+            value_weight: 1.0,
+            value_visits: 4,
         };
         let untrained = train(&train_options).unwrap();
         assert!(!out.exists() && untrained.losses.is_empty(), "no epoch, no network written");
@@ -470,6 +601,11 @@ mod tests {
         let (first, last) = (trained.losses[0], trained.losses[5]);
         assert!(last < first, "training loss {first} then {last}");
         assert!((0.0..=1.0).contains(&trained.net.top1) && trained.net.log_prob < 0.0);
+        // The value head learned too, judged on the held-out root moves beside its baseline.
+        assert_eq!(untrained.net.value_targets, 0, "an untrained head is not judged");
+        assert!(trained.net.value_targets > 0);
+        assert!(trained.net.value_loss.is_finite() && trained.value_baseline > 0.0);
+        assert!((0.0..1.0).contains(&trained.net.value_error));
         assert_eq!(hex::net::PolicyNet::read(&out).unwrap().channels(), 8);
         std::fs::remove_dir_all(&dir).unwrap();
     }

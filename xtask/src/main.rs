@@ -454,6 +454,13 @@ enum Task {
         /// Start from this network instead of random weights.
         #[arg(long)]
         start: Option<PathBuf>,
+        /// The weight of the move-value loss beside the policy's (0: the value head does not
+        /// learn). The targets are the root moves' mean results, from games that kept them.
+        #[arg(long, default_value_t = 1.0, value_parser = parse_value_weight)]
+        values: f32,
+        /// The visits a root move needs to be a value target.
+        #[arg(long, default_value_t = 16)]
+        value_visits: u32,
         /// The network file to write (after every epoch).
         #[arg(long)]
         out: PathBuf,
@@ -688,6 +695,14 @@ fn parse_threads(text: &str) -> Result<usize, String> {
     }
 }
 
+/// `--values` of `hex-net`: a finite weight, at least 0.
+fn parse_value_weight(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(w) if w.is_finite() && w >= 0.0 => Ok(w),
+        _ => Err(format!("expected a weight of at least 0, not {text:?}")),
+    }
+}
+
 /// `--cells` of `hex-patterns`: 6 or 12.
 fn parse_pattern_cells(text: &str) -> Result<u8, String> {
     match text {
@@ -868,8 +883,23 @@ fn main() -> ExitCode {
             };
             hex_match::run(&config, out.as_deref()).map(|_| ()).map_err(|e| e.to_string())
         }
-        Task::HexNet { games, channels, layers, epochs, batch, rate, seed, threads, start, out } => {
+        Task::HexNet {
+            games,
+            channels,
+            layers,
+            epochs,
+            batch,
+            rate,
+            seed,
+            threads,
+            start,
+            values,
+            value_visits,
+            out,
+        } => {
             let options = hex_net::TrainOptions {
+                value_weight: values,
+                value_visits,
                 games,
                 channels: channels as usize,
                 layers: layers as usize,

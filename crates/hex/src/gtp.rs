@@ -132,7 +132,9 @@
 //! 2.0 adds its local table (`off` by default; [`MctsConfig::answer_patterns`]); `param_hex net
 //! FILE` gives the priors of the nodes reached `param_hex net_after N` times to a
 //! convolutional policy in the format `cargo xtask hex-net` writes (`off` by default;
-//! [`MctsConfig::net`], [`NetFile`]); `param_hex threads T`
+//! [`MctsConfig::net`], [`NetFile`]), and `param_hex net_values N` has its move values count
+//! for N results of each child of those nodes (0 by default: unused;
+//! [`MctsConfig::net_values`]); `param_hex threads T`
 //! searches with T threads (root parallelism, [`MctsConfig::threads`]; 1 by default, up to
 //! [`MAX_MCTS_THREADS`]; with two or more, one of them runs the exact solver beside the search
 //! for the whole move in positions with at most `param_hex solver_beside N` empty cells,
@@ -469,6 +471,8 @@ pub struct Settings {
     pub net: Option<NetFile>,
     /// The MCTS player's [`MctsConfig::net_after`] (`param_hex net_after N`).
     pub net_after: u32,
+    /// The MCTS player's [`MctsConfig::net_values`] (`param_hex net_values N`).
+    pub net_values: u32,
     /// The MCTS player's [`MctsConfig::verify`]: the share of a move kept to check the
     /// search's most visited moves with the solver; `None`: no check.
     pub verify: Option<f64>,
@@ -618,6 +622,7 @@ impl Settings {
             answer_patterns: self.answer_patterns.map(|p| p.weights),
             net: self.net.map(|n| n.net),
             net_after: self.net_after,
+            net_values: self.net_values,
             playout_table: self.playout_table.map(|p| p.weights),
             playout_answers: self.playout_answers.map(|p| p.weights),
             ..MctsConfig::time(self.time)
@@ -662,6 +667,7 @@ impl Default for Settings {
             answer_patterns: None,
             net: None,
             net_after: MctsConfig::default().net_after,
+            net_values: MctsConfig::default().net_values,
             playout_table: None,
             playout_answers: None,
             exploration_in_mean: MctsConfig::default().exploration_in_mean,
@@ -710,7 +716,7 @@ pub const DEFAULT_LOCAL_PRIORS: bool = true;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 46] = [
+const PARAMETERS: [&str; 47] = [
     "player",
     "time",
     "depth",
@@ -757,6 +763,7 @@ const PARAMETERS: [&str; 46] = [
     "widening",
     "net",
     "net_after",
+    "net_values",
 ];
 
 /// The default time per move of the MCTS and strong players.
@@ -1146,7 +1153,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] local_scale {}\n[bool] playout_inferior {}\n[string] playout_table {}\n[string] playout_answers {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}\n[bool] captured_regions {}\n[string] prove_after {}\n[string] prove_nodes {}\n[string] prove_empty {}\n[string] prove_share {}\n[string] eval_mix {}\n[string] eval_scale {}\n[string] widening {}\n[string] net {}\n[string] net_after {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] local_scale {}\n[bool] playout_inferior {}\n[string] playout_table {}\n[string] playout_answers {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}\n[bool] captured_regions {}\n[string] prove_after {}\n[string] prove_nodes {}\n[string] prove_empty {}\n[string] prove_share {}\n[string] eval_mix {}\n[string] eval_scale {}\n[string] widening {}\n[string] net {}\n[string] net_after {}\n[string] net_values {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -1196,7 +1203,8 @@ impl Engine {
                     s.widening
                         .map_or("off".to_string(), |w| format!("{},{},{}", w.start, w.visits, w.factor)),
                     s.net.map_or("off", |n| n.path),
-                    s.net_after
+                    s.net_after,
+                    s.net_values
                 ));
             }
             ["player", name] => {
@@ -1328,6 +1336,7 @@ impl Engine {
                     })?;
             }
             ["net_after", value] => settings.net_after = parse_number("net_after", value, 0..=1_000_000_000)?,
+            ["net_values", value] => settings.net_values = parse_number("net_values", value, 0..=1_000_000)?,
             ["net", "off"] => settings.net = None,
             ["net", path] => {
                 settings.net = Some(NetFile::load(path).map_err(|e| format!("net: {path}: {e}"))?)

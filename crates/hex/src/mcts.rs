@@ -1306,6 +1306,12 @@ pub struct MctsConfig {
     /// The visits after which a node's priors come from [`MctsConfig::net`]
     /// ([`DEFAULT_NET_AFTER`] by default).
     pub net_after: u32,
+    /// With [`MctsConfig::net`] and its move-value head ([`PolicyNet::move_values`]), the
+    /// results each child's value counts for when the network judges a node: that many
+    /// results of the network's win probability join the child's own
+    /// ([`search_core::mcts::Config::late_value_visits`]), in the same pass of the network as
+    /// the priors. `0` (the default): the values are not used.
+    pub net_values: u32,
 }
 
 impl MctsConfig {
@@ -1371,6 +1377,7 @@ impl Default for MctsConfig {
             first_play_urgency: None,
             net: None,
             net_after: DEFAULT_NET_AFTER,
+            net_values: 0,
         }
     }
 }
@@ -1696,8 +1703,23 @@ struct TreeKnowledge<'a> {
     inferior: bool,
     /// [`MctsConfig::dominated_on_expand`].
     dominated: bool,
-    /// [`MctsConfig::net`].
-    net: Option<&'static PolicyNet>,
+    /// [`MctsConfig::net`], with the move values of the node it judged last.
+    net: Option<NetJudge>,
+}
+
+/// The network of [`MctsConfig::net`] and what it said of the last node it judged: the search
+/// asks a node's late values right after its late priors, and one pass of the network gives
+/// both.
+struct NetJudge {
+    net: &'static PolicyNet,
+    /// The judged position's hash and each board cell's value (by [`Cell::id`]).
+    values: Option<(u64, Vec<f32>)>,
+}
+
+impl From<&'static PolicyNet> for NetJudge {
+    fn from(net: &'static PolicyNet) -> NetJudge {
+        NetJudge { net, values: None }
+    }
 }
 
 impl TreeKnowledge<'_> {
@@ -1796,18 +1818,45 @@ impl Knowledge<HexGame> for TreeKnowledge<'_> {
         moves: &[HexMove],
         priors: &mut [f32],
     ) -> bool {
-        let Some(net) = self.net else { return false };
         let last = self.last_stone(state, last);
+        let Some(judge) = &mut self.net else { return false };
         let size = state.size();
         let mut shares = vec![0.0; usize::from(size) * usize::from(size)];
-        for (cell, share) in net.policy(state, last) {
+        let mut values = vec![0.5; shares.len()];
+        for (cell, share, value) in judge.net.evaluate(state, last) {
             shares[cell.id(size)] = share;
+            values[cell.id(size)] = value;
         }
+        judge.values = judge.net.has_values().then(|| (state.hash(), values));
         for (prior, mv) in priors.iter_mut().zip(moves) {
             *prior = match *mv {
                 HexMove::Place(cell) => shares[cell.id(size)],
                 HexMove::Swap => 1.0 / moves.len() as f32,
             };
+        }
+        true
+    }
+
+    fn late_values(
+        &mut self,
+        _: &HexGame,
+        state: &Position,
+        _: Option<&HexMove>,
+        moves: &[HexMove],
+        values: &mut [f32],
+    ) -> bool {
+        // The values of the pass that gave this node's late priors, asked just before.
+        let Some((hash, judged)) = self.net.as_mut().and_then(|judge| judge.values.take()) else {
+            return false;
+        };
+        if hash != state.hash() || moves.contains(&HexMove::Swap) {
+            return false;
+        }
+        let size = state.size();
+        for (value, mv) in values.iter_mut().zip(moves) {
+            if let HexMove::Place(cell) = *mv {
+                *value = judged[cell.id(size)];
+            }
         }
         true
     }
@@ -2186,6 +2235,7 @@ impl MctsPlayer {
             first_play_urgency: self.config.first_play_urgency,
             prove_after: self.config.prove_after.filter(|_| self.config.knowledge_after.is_some()),
             late_priors_after: self.config.net.map(|_| self.config.net_after),
+            late_value_visits: self.config.net.map_or(0, |_| self.config.net_values),
             widening: self.config.widening,
         };
         let proof_budget = time.map(|t| t.mul_f64(self.config.prove_share.clamp(0.0, 1.0)));
@@ -2236,7 +2286,7 @@ impl MctsPlayer {
                             answers: self.config.vc_answers,
                             inferior: self.config.inferior_on_expand,
                             dominated: self.config.dominated_on_expand,
-                            net: self.config.net,
+                            net: self.config.net.map(NetJudge::from),
                         },
                     )
                 })
@@ -2443,6 +2493,59 @@ mod tests {
         let patterns = root(None, 0);
         assert_eq!(root(Some(net), 1_000), patterns);
         assert!(with_net.iter().zip(&patterns).any(|(a, b)| (a.1 - b.1).abs() > 1e-3));
+    }
+
+    #[test]
+    fn the_networks_move_values_join_each_childs_results() {
+        use crate::net::{Adam, NetInput, ValueTarget};
+        // White to move after c5: a value head taught that b4 wins and f2 loses for White.
+        let (position, _) = crate::play_moves(7, ["c5"]).unwrap();
+        let (good, bad) = (Cell::new(3, 1), Cell::new(1, 5));
+        let mut net = PolicyNet::random(6, 2, 12);
+        let untrained: &'static PolicyNet = Box::leak(Box::new(net.clone()));
+        let mut adam = Adam::new(&net, 0.02);
+        let input = NetInput::new(&position, Some(Cell::new(4, 2)), false);
+        let targets = [
+            ValueTarget { id: good.id(7), value: 0.95, weight: 1.0 },
+            ValueTarget { id: bad.id(7), value: 0.05, weight: 1.0 },
+        ];
+        for _ in 0..300 {
+            let mut grad = net.zeros_like();
+            net.learn_with_values(&input, &[], &targets, &mut grad);
+            adam.step(&mut net, &grad, 1);
+        }
+        let net: &'static PolicyNet = Box::leak(Box::new(net));
+        let root = |net, net_values| {
+            let config = MctsConfig {
+                prior_weight: Some(3.0),
+                net: Some(net),
+                net_after: 0,
+                net_values,
+                seed: 5,
+                ..MctsConfig::iterations(200)
+            };
+            let mut player = MctsPlayer::new(config);
+            player.decide(&position);
+            player.last_result().expect("a search ran").moves.clone()
+        };
+        let stats = |moves: &[search_core::mcts::MoveStats<HexMove>], cell| {
+            let m = moves.iter().find(|m| m.mv == HexMove::Place(cell)).expect("an open cell");
+            (m.visits, m.value)
+        };
+        let plain = root(net, 0);
+        let real: u32 = plain.iter().map(|m| m.visits).sum();
+        let valued = root(net, 1_000);
+        let open = valued.iter().filter(|m| m.winner.is_none()).count() as u32;
+        let total: u32 = valued.iter().map(|m| m.visits).sum();
+        assert!(total >= 1_000 * open && total <= real + 1_000 * open, "{total} visits, {open} open moves");
+        let (good_visits, good_value) = stats(&valued, good);
+        let (_, bad_value) = stats(&valued, bad);
+        assert!(good_visits >= 1_000);
+        assert!(good_value > 0.8 && bad_value < 0.3, "b4 {good_value}, f2 {bad_value}");
+        // A network without a value head adds nothing: the same search as without values.
+        assert!(!untrained.has_values());
+        let without: Vec<u32> = root(untrained, 1_000).iter().map(|m| m.visits).collect();
+        assert_eq!(without, root(untrained, 0).iter().map(|m| m.visits).collect::<Vec<_>>());
     }
 
     #[test]

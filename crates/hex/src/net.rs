@@ -272,10 +272,33 @@ pub struct PolicyNet {
     layers: Vec<Layer>,
     /// The weight of each channel of the last layer in a cell's logit.
     head: Vec<f32>,
+    /// The move-value head: the weight of each channel of the last layer in a cell's value
+    /// logit, then a bias (see [`PolicyNet::move_values`]). All zero in a network without one.
+    values: Vec<f32>,
 }
 
-/// The first line of a network file.
-const HEADER: &str = "hex-policy-net 1";
+/// The first line of a network file with a move-value head.
+const HEADER: &str = "hex-policy-net 2";
+
+/// The first line of a network file without one (read as a network whose values are all ½).
+const HEADER_V1: &str = "hex-policy-net 1";
+
+/// The logistic function: a value logit to a win probability.
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// A move-value target for [`PolicyNet::learn_with_values`]: a board cell by id, the mover's
+/// win probability after playing there, and how much the sample counts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ValueTarget {
+    /// The board cell, by [`Cell::id`].
+    pub id: usize,
+    /// The mover's win probability after playing there, in `[0, 1]`.
+    pub value: f32,
+    /// The sample's weight in the loss.
+    pub weight: f32,
+}
 
 impl PolicyNet {
     /// A network of `layers` convolutions (at least 1) of `channels` channels each, its
@@ -292,7 +315,7 @@ impl PolicyNet {
             .map(|k| Layer::random(if k == 0 { PLANES } else { channels }, channels, &mut rng))
             .collect();
         let head = (0..channels).map(|_| (rng.random::<f32>() - 0.5) / channels as f32).collect();
-        PolicyNet { layers, head }
+        PolicyNet { layers, head, values: vec![0.0; channels + 1] }
     }
 
     /// Channels per layer.
@@ -307,7 +330,14 @@ impl PolicyNet {
 
     /// Weights in all (the biases included).
     pub fn parameters(&self) -> usize {
-        self.layers.iter().map(|l| l.weights.len() + l.bias.len()).sum::<usize>() + self.head.len()
+        self.layers.iter().map(|l| l.weights.len() + l.bias.len()).sum::<usize>()
+            + self.head.len()
+            + self.values.len()
+    }
+
+    /// Whether the network has a trained move-value head (any value weight not zero).
+    pub fn has_values(&self) -> bool {
+        self.values.iter().any(|&w| w != 0.0)
     }
 
     /// Each layer's output (after its ReLU) for `input`, the last layer's last.
@@ -326,6 +356,55 @@ impl PolicyNet {
         let outs = self.activations(input);
         let last = outs.last().expect("at least one layer");
         self.cell_logits(input, last)
+    }
+
+    /// Each board cell's (by id) value logit from the last layer's output `last`.
+    fn value_logits(&self, input: &NetInput, last: &[f32]) -> Vec<f32> {
+        let c = self.channels();
+        let bias = self.values[c];
+        input
+            .grid_of
+            .iter()
+            .map(|&g| {
+                last[g * c..(g + 1) * c].iter().zip(&self.values).map(|(a, w)| a * w).sum::<f32>() + bias
+            })
+            .collect()
+    }
+
+    /// The policy and the move values at `position` (the opponent's last stone at `last`, if
+    /// known), from one pass of the network: each empty cell in [`Cell::id`] order with its
+    /// share of the policy (as [`PolicyNet::policy`]) and the mover's win probability after
+    /// playing there (½ everywhere for a network without a move-value head).
+    ///
+    /// ```
+    /// use hex::net::PolicyNet;
+    /// use hex::Position;
+    ///
+    /// let net = PolicyNet::random(4, 2, 1);
+    /// let judged = net.evaluate(&Position::new(3).unwrap(), None);
+    /// assert_eq!(judged.len(), 9);
+    /// assert!(judged.iter().all(|&(_, _, value)| value == 0.5)); // no value head yet
+    /// ```
+    pub fn evaluate(&self, position: &Position, last: Option<Cell>) -> Vec<(Cell, f32, f32)> {
+        let input = NetInput::new(position, last, false);
+        let outs = self.activations(&input);
+        let top = outs.last().expect("at least one layer");
+        let shares = softmax_empty(&input, &self.cell_logits(&input, top));
+        let values = self.value_logits(&input, top);
+        let size = position.size();
+        input
+            .cells()
+            .filter(|&(_, empty)| empty)
+            .map(|(id, _)| (Cell::from_id(id, size), shares[id], sigmoid(values[id])))
+            .collect()
+    }
+
+    /// The mover's win probability after playing each board cell (by id) of `input`: the
+    /// move-value head, trained on a search's root values ([`PolicyNet::learn_with_values`]);
+    /// only the empty cells' mean anything.
+    pub fn move_values(&self, input: &NetInput) -> Vec<f32> {
+        let outs = self.activations(input);
+        self.value_logits(input, outs.last().expect("at least one layer")).into_iter().map(sigmoid).collect()
     }
 
     fn cell_logits(&self, input: &NetInput, last: &[f32]) -> Vec<f32> {
@@ -355,28 +434,59 @@ impl PolicyNet {
     /// weights, summing to 1, on empty cells), and its gradient added to `grad` (a network of
     /// the same shape, such as [`PolicyNet::zeros_like`]).
     pub fn learn(&self, input: &NetInput, target: &[(usize, f32)], grad: &mut PolicyNet) -> f32 {
+        self.learn_with_values(input, target, &[], grad).0
+    }
+
+    /// As [`PolicyNet::learn`], and the move-value head learns `values` too: returns the
+    /// policy's cross-entropy and the values' weighted cross-entropy (each target a win
+    /// probability), both of whose gradients go into `grad`.
+    pub fn learn_with_values(
+        &self,
+        input: &NetInput,
+        target: &[(usize, f32)],
+        values: &[ValueTarget],
+        grad: &mut PolicyNet,
+    ) -> (f32, f32) {
         let outs = self.activations(input);
         let c = self.channels();
         let last = outs.last().expect("at least one layer");
-        let logits = self.cell_logits(input, last);
-        let shares = softmax_empty(input, &logits);
-        let mut loss = 0.0;
-        let mut d_logit = shares.clone();
-        for &(id, t) in target {
-            loss -= t * shares[id].max(1e-30).ln();
-            d_logit[id] -= t;
-        }
-        // The gradient at the last layer's output, through the head.
         let width = input.width;
         let mut d_out = vec![0.0; width * width * c];
-        for (id, &g) in input.grid_of.iter().enumerate() {
-            let d = d_logit[id];
-            if d == 0.0 || !input.empty[id] {
-                continue;
+        let mut loss = 0.0;
+        if !target.is_empty() {
+            let logits = self.cell_logits(input, last);
+            let shares = softmax_empty(input, &logits);
+            let mut d_logit = shares.clone();
+            for &(id, t) in target {
+                loss -= t * shares[id].max(1e-30).ln();
+                d_logit[id] -= t;
             }
-            for k in 0..c {
-                grad.head[k] += d * last[g * c + k];
-                d_out[g * c + k] = d * self.head[k];
+            // The gradient at the last layer's output, through the head.
+            for (id, &g) in input.grid_of.iter().enumerate() {
+                let d = d_logit[id];
+                if d == 0.0 || !input.empty[id] {
+                    continue;
+                }
+                for k in 0..c {
+                    grad.head[k] += d * last[g * c + k];
+                    d_out[g * c + k] += d * self.head[k];
+                }
+            }
+        }
+        let mut value_loss = 0.0;
+        if !values.is_empty() {
+            let logits = self.value_logits(input, last);
+            for t in values {
+                let q = sigmoid(logits[t.id]);
+                value_loss -=
+                    t.weight * (t.value * q.max(1e-7).ln() + (1.0 - t.value) * (1.0 - q).max(1e-7).ln());
+                let d = t.weight * (q - t.value);
+                let g = input.grid_of[t.id];
+                for k in 0..c {
+                    grad.values[k] += d * last[g * c + k];
+                    d_out[g * c + k] += d * self.values[k];
+                }
+                grad.values[c] += d;
             }
         }
         let mut d_in = Vec::new();
@@ -388,7 +498,7 @@ impl PolicyNet {
                 std::mem::swap(&mut d_out, &mut d_in);
             }
         }
-        loss
+        (loss, value_loss)
     }
 
     /// A network of the same shape with every weight 0: a gradient's accumulator.
@@ -403,7 +513,7 @@ impl PolicyNet {
         for layer in &mut self.layers {
             layer.weights.iter_mut().chain(&mut layer.bias).for_each(&mut f);
         }
-        self.head.iter_mut().for_each(f);
+        self.head.iter_mut().chain(&mut self.values).for_each(f);
     }
 
     /// Every weight, in the order of [`PolicyNet::set_weights`].
@@ -443,10 +553,16 @@ impl PolicyNet {
     pub fn from_text(text: &str) -> Result<PolicyNet, NetError> {
         let bad = |line: usize, message: String| NetError::Format { line, message };
         let mut lines = text.lines();
-        match lines.next() {
-            Some(h) if h.trim() == HEADER => {}
-            other => return Err(bad(1, format!("expected {HEADER:?}, found {:?}", other.unwrap_or("")))),
-        }
+        let with_values = match lines.next().map(str::trim) {
+            Some(HEADER) => true,
+            Some(HEADER_V1) => false,
+            other => {
+                return Err(bad(
+                    1,
+                    format!("expected {HEADER:?} or {HEADER_V1:?}, found {:?}", other.unwrap_or("")),
+                ));
+            }
+        };
         let shape = lines.next().ok_or_else(|| bad(2, "expected the channels and layers".into()))?;
         let parts: Vec<usize> = shape
             .split_whitespace()
@@ -468,9 +584,12 @@ impl PolicyNet {
             }
             values.push(v);
         }
-        if values.len() != net.parameters() {
-            return Err(bad(0, format!("expected {} weights, found {}", net.parameters(), values.len())));
+        // A first-version file has no move-value head: its weights are all zero.
+        let expected = net.parameters() - if with_values { 0 } else { net.values.len() };
+        if values.len() != expected {
+            return Err(bad(0, format!("expected {expected} weights, found {}", values.len())));
         }
+        values.resize(net.parameters(), 0.0);
         net.set_weights(&values);
         Ok(net)
     }
@@ -578,18 +697,24 @@ mod tests {
         // A head larger than the starting one, so that every layer's gradient is well above
         // the finite differences' noise.
         net.head.iter_mut().enumerate().for_each(|(k, h)| *h = 0.3 - 0.17 * k as f32);
+        net.values.iter_mut().enumerate().for_each(|(k, h)| *h = 0.2 * k as f32 - 0.4);
         let p = position(&[(1, 1), (2, 2), (0, 3)], 4);
         let input = NetInput::new(&p, Some(Cell::new(0, 3)), false);
         let target = [(input_id(&p, 4), 0.7), (input_id(&p, 11), 0.3)];
+        let values = [
+            ValueTarget { id: input_id(&p, 4), value: 0.9, weight: 1.0 },
+            ValueTarget { id: input_id(&p, 7), value: 0.2, weight: 0.5 },
+        ];
         let mut grad = net.zeros_like();
-        net.learn(&input, &target, &mut grad);
+        net.learn_with_values(&input, &target, &values, &mut grad);
         let analytic = grad.weights();
         let base = net.weights();
         let loss = |w: &[f32]| {
             let mut n = net.clone();
             n.set_weights(w);
             let mut g = n.zeros_like();
-            f64::from(n.learn(&input, &target, &mut g))
+            let (policy, value) = n.learn_with_values(&input, &target, &values, &mut g);
+            f64::from(policy + value)
         };
         let mut checked = 0;
         for k in (0..base.len()).step_by(7) {
@@ -629,6 +754,19 @@ mod tests {
         let back = PolicyNet::from_text(&net.to_text()).unwrap();
         assert_eq!(back, net);
         assert!(PolicyNet::from_text("hex-policy-net 2\n4 2\n").is_err());
+        assert!(PolicyNet::from_text("hex-policy-net 3\n4 2\n").is_err());
+        // A first-version file (no value head) is read with every value weight zero.
+        let mut v1 = net.clone();
+        v1.values.iter_mut().for_each(|w| *w = 0.0);
+        let old: String = v1.to_text().replacen("hex-policy-net 2", "hex-policy-net 1", 1);
+        let old: String =
+            old.lines().take(old.lines().count() - v1.values.len()).map(|l| format!("{l}\n")).collect();
+        let back = PolicyNet::from_text(&old).unwrap();
+        assert_eq!(back, v1);
+        assert!(!back.has_values());
+        assert!(
+            PolicyNet::from_text(&v1.to_text().replacen("hex-policy-net 2", "hex-policy-net 1", 1)).is_err()
+        );
         assert!(PolicyNet::from_text("hex-policy-net 1\n4\n").is_err());
         let short: String = net.to_text().lines().take(10).map(|l| format!("{l}\n")).collect();
         assert!(matches!(PolicyNet::from_text(&short), Err(NetError::Format { .. })));
@@ -652,5 +790,35 @@ mod tests {
         let after = net.policy(&p, Some(Cell::new(2, 2)));
         let share = |pol: &[(Cell, f32)]| pol.iter().find(|(c, _)| c.id(5) == answer).unwrap().1;
         assert!(share(&before) < 0.2 && share(&after) > 0.9, "{} → {}", share(&before), share(&after));
+    }
+
+    #[test]
+    fn the_value_head_learns_each_moves_value() {
+        let mut net = PolicyNet::random(8, 2, 6);
+        let mut adam = Adam::new(&net, 0.01);
+        let p = position(&[(2, 2)], 5);
+        let input = NetInput::new(&p, Some(Cell::new(2, 2)), false);
+        let (good, bad) = (Cell::new(1, 2).id(5), Cell::new(0, 0).id(5));
+        let targets = [
+            ValueTarget { id: good, value: 0.9, weight: 1.0 },
+            ValueTarget { id: bad, value: 0.1, weight: 1.0 },
+        ];
+        assert!(!net.has_values());
+        for _ in 0..300 {
+            let mut grad = net.zeros_like();
+            let (policy, _) = net.learn_with_values(&input, &[], &targets, &mut grad);
+            assert_eq!(policy, 0.0, "no policy target, no policy loss");
+            adam.step(&mut net, &grad, 1);
+        }
+        assert!(net.has_values());
+        let values = net.move_values(&input);
+        assert!((values[good] - 0.9).abs() < 0.05 && (values[bad] - 0.1).abs() < 0.05, "{values:?}");
+        // evaluate gives the same values beside the policy.
+        let judged = net.evaluate(&p, Some(Cell::new(2, 2)));
+        let policy = net.policy(&p, Some(Cell::new(2, 2)));
+        for ((cell, share, value), (c, s)) in judged.iter().zip(&policy) {
+            assert_eq!((cell, share), (c, s));
+            assert!((value - values[cell.id(5)]).abs() < 1e-6);
+        }
     }
 }

@@ -281,6 +281,13 @@ pub struct Config {
     /// [`Knowledge::priors`], spent only on the nodes the search keeps returning to. `None`,
     /// the default: never.
     pub late_priors_after: Option<u32>,
+    /// With late priors ([`Config::late_priors_after`]), the visits that each child's value from
+    /// [`Knowledge::late_values`] counts for: that many results of that mean are added to the
+    /// child's own, once, so that a judgement of the whole position leads the search until
+    /// enough real results outweigh it (Gelly and Silver's prior knowledge, 2007, given late).
+    /// The virtual results count in the child's visits as reported ([`MoveStats::visits`]).
+    /// `0`, the default: values are not asked.
+    pub late_value_visits: u32,
     /// Progressive widening by prior: a node's children are ranked by their priors, and only
     /// the first few of them may be selected, more as the node's visits grow ([`Widening`]),
     /// so the visits go to the moves the priors favour until the node has enough visits to
@@ -377,6 +384,7 @@ impl Default for Config {
             first_play_urgency: None,
             prove_after: None,
             late_priors_after: None,
+            late_value_visits: 0,
             widening: None,
         }
     }
@@ -608,6 +616,59 @@ pub trait Knowledge<G: Game> {
         priors: &mut [f32],
     ) -> bool {
         let _ = (game, state, last, moves, priors);
+        false
+    }
+
+    /// Values for the children of a node reached [`Config::late_priors_after`] times, asked right
+    /// after [`Knowledge::late_priors`] at the same node when [`Config::late_value_visits`] is
+    /// above zero: write into `values[i]` the probability that the player making `moves[i]`
+    /// wins after it (in `[0, 1]`) and return `true`, or return `false` (the default) for none.
+    /// Each child not yet proved gets [`Config::late_value_visits`] results of that mean.
+    ///
+    /// # Examples
+    ///
+    /// A knowledge that judges taking the last stones a sure win:
+    ///
+    /// ```
+    /// use search_core::Game;
+    /// use search_core::mcts::{Insight, Knowledge};
+    ///
+    /// struct Judge;
+    ///
+    /// impl<G: Game<State = u32, Move = u32>> Knowledge<G> for Judge {
+    ///     fn analyse(&mut self, _: &G, _: &u32, _: &[u32]) -> Insight<u32> {
+    ///         Insight::Nothing
+    ///     }
+    ///     fn late_values(&mut self, _: &G, &pile: &u32, _: Option<&u32>, moves: &[u32], values: &mut [f32]) -> bool {
+    ///         for (value, &take) in values.iter_mut().zip(moves) {
+    ///             *value = if take == pile { 1.0 } else { 0.5 };
+    ///         }
+    ///         true
+    ///     }
+    /// }
+    /// # struct Pile;
+    /// # impl Game for Pile {
+    /// #     type State = u32;
+    /// #     type Move = u32;
+    /// #     fn to_move(&self, &n: &u32) -> search_core::ToMove {
+    /// #         if n == 0 { search_core::ToMove::Terminal } else { search_core::ToMove::Player((n % 2) as u8) }
+    /// #     }
+    /// #     fn moves(&self, &n: &u32, moves: &mut search_core::MoveList<u32>) { moves.extend((1..=n.min(2)).rev()); }
+    /// #     fn play(&self, &n: &u32, take: u32) -> u32 { n - take }
+    /// # }
+    /// let mut values = [0.0; 2];
+    /// assert!(Judge.late_values(&Pile, &2, None, &[2, 1], &mut values));
+    /// assert_eq!(values, [1.0, 0.5]);
+    /// ```
+    fn late_values(
+        &mut self,
+        game: &G,
+        state: &G::State,
+        last: Option<&G::Move>,
+        moves: &[G::Move],
+        values: &mut [f32],
+    ) -> bool {
+        let _ = (game, state, last, moves, values);
         false
     }
 
@@ -1340,8 +1401,23 @@ impl<G: Game> Search<'_, G> {
         n.late = true;
         let children = n.first_child as usize..(n.first_child + n.children) as usize;
         let moves: MoveList<G::Move> =
-            self.nodes[children].iter().map(|c| c.mv.expect("a child has a move")).collect();
+            self.nodes[children.clone()].iter().map(|c| c.mv.expect("a child has a move")).collect();
         self.assign_priors(node, state, &moves, knowledge, true);
+        let weight = self.config.late_value_visits;
+        if weight == 0 {
+            return;
+        }
+        self.priors.clear();
+        self.priors.resize(moves.len(), 0.0);
+        let last = self.nodes[node].mv;
+        if knowledge.late_values(self.game, state, last.as_ref(), &moves, &mut self.priors) {
+            for (child, &value) in self.nodes[children].iter_mut().zip(&self.priors) {
+                if child.solved.is_none() && value.is_finite() {
+                    child.visits += weight;
+                    child.wins += f64::from(weight) * f64::from(value.clamp(0.0, 1.0));
+                }
+            }
+        }
     }
 
     /// Asks `knowledge` for the moves of `node`, at `state`, worth searching, and marks the

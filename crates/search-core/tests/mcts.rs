@@ -1421,3 +1421,95 @@ fn late_priors_come_once_per_node_reached_often_enough() {
         assert!(look.asked.is_empty());
     }
 }
+
+/// Flat priors, and the minimax oracle's values at late nodes (1 for a move keeping the
+/// value, 0 for the others): records which states were asked for late priors and for values.
+struct LateJudge<'a> {
+    tree: &'a Tree,
+    priors_asked: Vec<NodeId>,
+    values_asked: Vec<NodeId>,
+}
+
+impl mcts::Knowledge<Tree> for LateJudge<'_> {
+    fn analyse(&mut self, _: &Tree, _: &NodeId, _: &[u32]) -> Insight<u32> {
+        Insight::Nothing
+    }
+
+    fn priors(&mut self, _: &Tree, _: &NodeId, _: Option<&u32>, _: &[u32], priors: &mut [f32]) -> bool {
+        priors.fill(1.0);
+        true
+    }
+
+    fn late_priors(&mut self, _: &Tree, state: &NodeId, _: Option<&u32>, _: &[u32], _: &mut [f32]) -> bool {
+        self.priors_asked.push(*state);
+        false
+    }
+
+    fn late_values(
+        &mut self,
+        _: &Tree,
+        state: &NodeId,
+        _: Option<&u32>,
+        moves: &[u32],
+        values: &mut [f32],
+    ) -> bool {
+        assert_eq!(self.priors_asked.last(), Some(state), "values come right after the late priors");
+        self.values_asked.push(*state);
+        let keeps = keeps_value(self.tree, *state);
+        for (value, &mv) in values.iter_mut().zip(moves) {
+            *value = if keeps(mv) { 1.0 } else { 0.0 };
+        }
+        true
+    }
+}
+
+#[test]
+fn late_values_add_their_weight_of_results_once_per_node() {
+    for seed in 0..20 {
+        let shape = Shape {
+            depth: 7,
+            branching: 3..=4,
+            chance: 0.0,
+            early_leaf: 0.0,
+            values: -1..=1,
+            ..Shape::default()
+        };
+        let (tree, root) = Tree::random(&mut Xoshiro256PlusPlus::seed_from_u64(seed), &shape);
+        let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
+        let clock = search_core::WallClock::start();
+        let config = Config {
+            prior_weight: 1.0,
+            late_priors_after: Some(2),
+            ..Config::iterations(300).with_seed(seed)
+        };
+        // Without a weight for them, values are never asked.
+        let mut judge = LateJudge { tree: &tree, priors_asked: Vec::new(), values_asked: Vec::new() };
+        let plain = mcts::search_with_knowledge(&tree, &root, &mut playout, &mut judge, &config, &clock);
+        assert!(!judge.priors_asked.is_empty() && judge.values_asked.is_empty(), "seed {seed}");
+        // With one, asked at the same nodes as the late priors, once each, the root first.
+        let weighted = Config { late_value_visits: 30, ..config };
+        let mut judge = LateJudge { tree: &tree, priors_asked: Vec::new(), values_asked: Vec::new() };
+        let found = mcts::search_with_knowledge(&tree, &root, &mut playout, &mut judge, &weighted, &clock);
+        assert_eq!(judge.values_asked, judge.priors_asked, "seed {seed}");
+        assert_eq!(judge.values_asked[0], root);
+        let mut distinct = judge.values_asked.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), judge.values_asked.len(), "seed {seed}: a node asked twice");
+        // Every root move not proved carries the 30 results: real iterations are 300 in all.
+        let real: u32 = plain.moves.iter().map(|m| m.visits).sum();
+        let open = found.moves.iter().filter(|m| m.winner.is_none()).count() as u32;
+        let total: u32 = found.moves.iter().map(|m| m.visits).sum();
+        assert!(total >= 30 * open && total <= real + 30 * open, "seed {seed}: {total} visits");
+        for m in found.moves.iter().filter(|m| m.winner.is_none()) {
+            assert!(m.visits >= 30, "seed {seed}: move {} has {} visits", m.mv, m.visits);
+        }
+        // Heavy oracle values lead a short search to a move keeping the value.
+        let heavy = Config { late_value_visits: 1_000, ..Config::iterations(100).with_seed(seed) };
+        let heavy = Config { prior_weight: 1.0, late_priors_after: Some(2), ..heavy };
+        let mut judge = LateJudge { tree: &tree, priors_asked: Vec::new(), values_asked: Vec::new() };
+        let led = mcts::search_with_knowledge(&tree, &root, &mut playout, &mut judge, &heavy, &clock);
+        let best = led.best_move.expect("the root has moves");
+        assert!(keeps_value(&tree, root)(best), "seed {seed}: {best} gives the value away");
+    }
+}
