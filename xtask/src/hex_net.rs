@@ -197,8 +197,19 @@ pub struct TrainOptions {
     /// The weight of the move-value loss beside the policy's (0: the value head is left as
     /// it is).
     pub value_weight: f32,
-    /// The visits a root move needs to be a value target.
-    pub value_visits: u32,
+    /// Which root moves are value targets, and of what.
+    pub value_targets: ValueTargets,
+}
+
+/// Which root moves of the games are the move-value head's targets, and of what.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ValueTargets {
+    /// The visits a root move needs to be a target (its mean over fewer is noise).
+    pub visits: u32,
+    /// The share `λ` of the game's outcome in the played move's target: `(1 − λ)·mean + λ·z`,
+    /// with `z` 1 if the side that played it won the game, else 0 (the other moves keep their
+    /// means). A search's means are squeezed towards ½ by its playouts; the outcome is not.
+    pub outcome: f32,
 }
 
 /// One position to learn from or judge on.
@@ -242,10 +253,12 @@ struct Searched<'a> {
     values: Vec<hex::net::ValueTarget>,
 }
 
-/// Calls `f` on every searched position of `games`; a root move is a value target when it had
-/// `value_visits` visits or more, weighted by `visits / (visits + 32)` (few visits, a noisy mean).
-fn for_each_searched(games: &[&NetGame], value_visits: u32, mut f: impl FnMut(Searched<'_>)) {
+/// Calls `f` on every searched position of `games`; a root move is a value target as `targets`
+/// says, weighted by `visits / (visits + 32)` (few visits, a noisy mean).
+fn for_each_searched(games: &[&NetGame], targets: ValueTargets, mut f: impl FnMut(Searched<'_>)) {
     for game in games {
+        // The last stone wins: its player, by the parity of its move.
+        let winner_parity = (game.moves.len() + 1) % 2;
         let size = game.size;
         let mut position = Position::new(u32::from(size)).expect("a size that was played");
         let mut last: Option<Cell> = None;
@@ -256,13 +269,18 @@ fn for_each_searched(games: &[&NetGame], value_visits: u32, mut f: impl FnMut(Se
                 let target =
                     visits.iter().map(|&(id, v)| (usize::from(id), v as f32 / total as f32)).collect();
                 let means = game.values.get(k).and_then(Option::as_ref);
+                let z = f32::from(u8::from(k % 2 == winner_parity));
                 let values = means
                     .into_iter()
                     .flat_map(|means| visits.iter().zip(means))
-                    .filter(|&(&(_, v), _)| v >= value_visits)
-                    .map(|(&(id, v), &value)| hex::net::ValueTarget {
+                    .filter(|&(&(_, v), _)| v >= targets.visits)
+                    .map(|(&(id, v), &mean)| hex::net::ValueTarget {
                         id: usize::from(id),
-                        value,
+                        value: if id == mv {
+                            (1.0 - targets.outcome) * mean + targets.outcome * z
+                        } else {
+                            mean
+                        },
                         weight: v as f32 / (v as f32 + 32.0),
                     })
                     .collect();
@@ -276,9 +294,9 @@ fn for_each_searched(games: &[&NetGame], value_visits: u32, mut f: impl FnMut(Se
 
 /// The positions of `games` with a search's visits, as examples (both half turns of each when
 /// `both_turns`).
-fn examples(games: &[&NetGame], both_turns: bool, value_visits: u32) -> Vec<Example> {
+fn examples(games: &[&NetGame], both_turns: bool, targets: ValueTargets) -> Vec<Example> {
     let mut out = Vec::new();
-    for_each_searched(games, value_visits, |s| {
+    for_each_searched(games, targets, |s| {
         for half_turn in [false, true].into_iter().take(if both_turns { 2 } else { 1 }) {
             let input = hex::net::NetInput::new(s.position, s.last, half_turn);
             out.push(Example { input, target: s.target.clone(), played: s.played, values: s.values.clone() });
@@ -294,18 +312,22 @@ fn judge_patterns(games: &[&NetGame]) -> Judged {
     let weights = PatternWeights::shipped();
     let local = PatternWeights::shipped_local();
     let mut judged = Judged::default();
-    for_each_searched(games, u32::MAX, |Searched { position, last, target, played, .. }| {
-        let size = position.size();
-        let grid = PatternGrid::new(position);
-        let mut shares = vec![0f32; usize::from(size) * usize::from(size)];
-        for empty in position.board().empty_cells() {
-            let near = last.and_then(|l| grid.local_code(empty, l)).map_or(1.0, |c| local.gamma(c));
-            shares[empty.id(size)] = weights.gamma(grid.code_as(weights.code(), empty)) * near;
-        }
-        let total: f32 = shares.iter().sum();
-        shares.iter_mut().for_each(|s| *s /= total);
-        tally(&mut judged, &shares, played, &target);
-    });
+    for_each_searched(
+        games,
+        ValueTargets { visits: u32::MAX, outcome: 0.0 },
+        |Searched { position, last, target, played, .. }| {
+            let size = position.size();
+            let grid = PatternGrid::new(position);
+            let mut shares = vec![0f32; usize::from(size) * usize::from(size)];
+            for empty in position.board().empty_cells() {
+                let near = last.and_then(|l| grid.local_code(empty, l)).map_or(1.0, |c| local.gamma(c));
+                shares[empty.id(size)] = weights.gamma(grid.code_as(weights.code(), empty)) * near;
+            }
+            let total: f32 = shares.iter().sum();
+            shares.iter_mut().for_each(|s| *s /= total);
+            tally(&mut judged, &shares, played, &target);
+        },
+    );
     finish(judged)
 }
 
@@ -408,8 +430,8 @@ pub fn train(options: &TrainOptions) -> Result<TrainReport, String> {
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", options.threads))?;
     pool.install(|| {
-        let train_set = examples(&kept, true, options.value_visits);
-        let held_set = examples(&held, false, options.value_visits);
+        let train_set = examples(&kept, true, options.value_targets);
+        let held_set = examples(&held, false, options.value_targets);
         let patterns = judge_patterns(&held);
         eprintln!(
             "hex-net: {} games ({} held out), {} training positions (both half turns), {} held out; shipped patterns: top-1 {:.3}, log-prob {:.3}, visit loss {:.3}; value baseline {:.4}",
@@ -548,6 +570,27 @@ mod tests {
     }
 
     #[test]
+    fn the_played_moves_value_target_takes_its_share_of_the_outcome() {
+        // Black a1, White b1, Black c1 (the last stone: Black is taken to win); 3x3 ids.
+        let game = NetGame {
+            size: 3,
+            game: 0,
+            held_out: false,
+            moves: vec![0, 1, 2],
+            visits: vec![None, Some(vec![(1, 20), (4, 40), (5, 3)]), Some(vec![(2, 20)])],
+            values: vec![None, Some(vec![0.6, 0.3, 0.9]), Some(vec![0.4])],
+        };
+        let mut seen = Vec::new();
+        for_each_searched(&[&game], ValueTargets { visits: 16, outcome: 0.5 }, |s| {
+            seen.push(s.values.iter().map(|t| (t.id, t.value, t.weight)).collect::<Vec<_>>());
+        });
+        // White's b1 lost: half its mean; e2 keeps its mean; f2 had too few visits.
+        assert_eq!(seen[0], vec![(1, 0.3, 20.0 / 52.0), (4, 0.3, 40.0 / 72.0)]);
+        // Black's c1 won: halfway from its mean to 1.
+        assert_eq!(seen[1], vec![(2, 0.7, 20.0 / 52.0)]);
+    }
+
+    #[test]
     fn bad_games_files_are_refused_with_their_line() {
         let dir = scratch("bad");
         let path = dir.join("bad.jsonl");
@@ -590,7 +633,7 @@ mod tests {
             out: out.clone(),
             start: None,
             value_weight: 1.0,
-            value_visits: 4,
+            value_targets: ValueTargets { visits: 4, outcome: 0.5 },
         };
         let untrained = train(&train_options).unwrap();
         assert!(!out.exists() && untrained.losses.is_empty(), "no epoch, no network written");

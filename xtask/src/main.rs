@@ -461,6 +461,10 @@ enum Task {
         /// The visits a root move needs to be a value target.
         #[arg(long, default_value_t = 16)]
         value_visits: u32,
+        /// The share of the game's outcome in the played move's value target (0 to 1; the rest
+        /// is the root's mean).
+        #[arg(long, default_value_t = 0.0, value_parser = parse_outcome_share)]
+        outcome: f32,
         /// The network file to write (after every epoch).
         #[arg(long)]
         out: PathBuf,
@@ -695,6 +699,14 @@ fn parse_threads(text: &str) -> Result<usize, String> {
     }
 }
 
+/// `--outcome` of `hex-net`: a share from 0 to 1.
+fn parse_outcome_share(text: &str) -> Result<f32, String> {
+    match text.parse::<f32>() {
+        Ok(w) if (0.0..=1.0).contains(&w) => Ok(w),
+        _ => Err(format!("expected a share from 0 to 1, not {text:?}")),
+    }
+}
+
 /// `--values` of `hex-net`: a finite weight, at least 0.
 fn parse_value_weight(text: &str) -> Result<f32, String> {
     match text.parse::<f32>() {
@@ -895,11 +907,12 @@ fn main() -> ExitCode {
             start,
             values,
             value_visits,
+            outcome,
             out,
         } => {
             let options = hex_net::TrainOptions {
                 value_weight: values,
-                value_visits,
+                value_targets: hex_net::ValueTargets { visits: value_visits, outcome },
                 games,
                 channels: channels as usize,
                 layers: layers as usize,
