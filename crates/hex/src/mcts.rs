@@ -64,7 +64,9 @@
 //!    twelve cells and cost a few nanoseconds; the network sees as far as it has layers and
 //!    costs about half a millisecond on 11×11, so it goes only where the search keeps
 //!    returning. `cargo xtask hex-net-games` and `cargo xtask hex-net` train one on the
-//!    search's own visits.
+//!    search's own visits. With [`MctsConfig::net_values`] the same pass's move values (the
+//!    network's second head, trained on the root's means and the games' outcomes) count as
+//!    that many results of each child ([`search_core::mcts::Config::late_value_visits`]).
 //!
 //! The search's random choices follow from [`MctsConfig::seed`] and the position, so a player
 //! with an iteration budget plays the same game every time.

@@ -23,6 +23,13 @@
 //! channel, then one weight per channel to a logit per cell. The policy is the softmax of the
 //! logits over the empty cells. The same weights serve every board size.
 //!
+//! A second head reads the same last layer: one weight per channel and a bias give each cell
+//! a value logit, whose logistic is the mover's win probability after playing there
+//! ([`PolicyNet::move_values`]), so that one pass judges every move of a position (the
+//! action-value head of Gao, Müller and Hayward's three-head network for MoHex, 2018). It
+//! learns from a search's mean result of each root move ([`PolicyNet::learn_with_values`]);
+//! a network file of the first version has none, and its values are all ½.
+//!
 //! # Example
 //!
 //! ```
