@@ -1377,19 +1377,24 @@ impl mcts::Knowledge<Tree> for SecondLook<'_> {
     }
 }
 
+/// A random win/draw/loss tree, three or four moves a node and no early leaves, deep enough
+/// that a few hundred iterations do not prove its root.
+fn bushy_tree(seed: u64) -> (Tree, NodeId) {
+    let shape = Shape {
+        depth: 7,
+        branching: 3..=4,
+        chance: 0.0,
+        early_leaf: 0.0,
+        values: -1..=1,
+        ..Shape::default()
+    };
+    Tree::random(&mut Xoshiro256PlusPlus::seed_from_u64(seed), &shape)
+}
+
 #[test]
 fn late_priors_come_once_per_node_reached_often_enough() {
     for seed in 0..20 {
-        // Deep enough that the search does not prove the root at once.
-        let shape = Shape {
-            depth: 7,
-            branching: 3..=4,
-            chance: 0.0,
-            early_leaf: 0.0,
-            values: -1..=1,
-            ..Shape::default()
-        };
-        let (tree, root) = Tree::random(&mut Xoshiro256PlusPlus::seed_from_u64(seed), &shape);
+        let (tree, root) = bushy_tree(seed);
         let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
         let clock = search_core::WallClock::start();
         let config = Config { late_priors_after: Some(6), ..Config::iterations(300).with_seed(seed) };
@@ -1466,15 +1471,7 @@ impl mcts::Knowledge<Tree> for LateJudge<'_> {
 #[test]
 fn late_values_add_their_weight_of_results_once_per_node() {
     for seed in 0..20 {
-        let shape = Shape {
-            depth: 7,
-            branching: 3..=4,
-            chance: 0.0,
-            early_leaf: 0.0,
-            values: -1..=1,
-            ..Shape::default()
-        };
-        let (tree, root) = Tree::random(&mut Xoshiro256PlusPlus::seed_from_u64(seed), &shape);
+        let (tree, root) = bushy_tree(seed);
         let mut playout = RandomPlayout::new(|&leaf: &NodeId| result(&tree, leaf));
         let clock = search_core::WallClock::start();
         let config = Config {
