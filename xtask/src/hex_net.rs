@@ -199,6 +199,11 @@ pub struct TrainOptions {
     pub value_weight: f32,
     /// Which root moves are value targets, and of what.
     pub value_targets: ValueTargets,
+    /// Files of the solver's exact move values ([`crate::hex_net_labels`]): more value
+    /// targets, each labelled position a training position without a policy target.
+    pub labels: Vec<PathBuf>,
+    /// The weight of each label's loss (as `value_weight` is the means').
+    pub label_weight: f32,
 }
 
 /// Which root moves of the games are the move-value head's targets, and of what.
@@ -367,6 +372,10 @@ fn judge_net(net: &hex::net::PolicyNet, examples: &[Example]) -> Judged {
                     judged.value_error += (q - v).abs();
                 }
             }
+            if ex.target.is_empty() {
+                // A labelled position: values only.
+                return judged;
+            }
             let logits = net.logits(&ex.input);
             let top = ex.input.cells().filter(|c| c.1).map(|(id, _)| logits[id]).fold(f32::MIN, f32::max);
             let mut shares: Vec<f32> =
@@ -400,6 +409,32 @@ pub struct TrainReport {
     /// The value loss on the held-out targets of a guess that gives every move the targets'
     /// mean: the value head's baseline.
     pub value_baseline: f64,
+    /// With `--labels`: the network's values judged on the held-out labels (its `positions`,
+    /// `top1`, `log_prob` and `visit_loss` are 0), and the same constant guess's loss there.
+    pub labels: Option<(Judged, f64)>,
+}
+
+/// The labelled positions of `labels` as examples without a policy target (both half turns
+/// of each when `both_turns`), each label weighted `weight`.
+fn label_examples(
+    labels: &[&crate::hex_net_labels::Labelled],
+    both_turns: bool,
+    weight: f32,
+) -> Vec<Example> {
+    let mut out = Vec::new();
+    for labelled in labels {
+        let (position, last) = labelled.position().expect("labels are checked when loaded");
+        let values: Vec<hex::net::ValueTarget> = labelled
+            .values
+            .iter()
+            .map(|&(id, value)| hex::net::ValueTarget { id: usize::from(id), value, weight })
+            .collect();
+        for half_turn in [false, true].into_iter().take(if both_turns { 2 } else { 1 }) {
+            let input = hex::net::NetInput::new(&position, last, half_turn);
+            out.push(Example { input, target: Vec::new(), played: 0, values: values.clone() });
+        }
+    }
+    out
 }
 
 /// The weighted cross-entropy, per target, of giving every value target of `examples` their
@@ -425,13 +460,26 @@ pub fn train(options: &TrainOptions) -> Result<TrainReport, String> {
     use rand::seq::SliceRandom;
     let games = load_games(&options.games)?;
     let (held, kept): (Vec<&NetGame>, Vec<&NetGame>) = games.iter().partition(|g| g.held_out);
+    let labels = crate::hex_net_labels::load_labels(&options.labels)?;
+    let (held_labels, kept_labels): (Vec<_>, Vec<_>) = labels.iter().partition(|l| l.held_out);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()
         .map_err(|e| format!("cannot start {} threads: {e}", options.threads))?;
     pool.install(|| {
-        let train_set = examples(&kept, true, options.value_targets);
+        let mut train_set = examples(&kept, true, options.value_targets);
+        let label_train = label_examples(&kept_labels, true, options.label_weight);
         let held_set = examples(&held, false, options.value_targets);
+        let label_held = label_examples(&held_labels, false, 1.0);
+        if !labels.is_empty() {
+            eprintln!(
+                "hex-net: {} labelled positions ({} held out), label baseline {:.4}",
+                labels.len(),
+                held_labels.len(),
+                value_baseline(&label_held)
+            );
+        }
+        train_set.extend(label_train);
         let patterns = judge_patterns(&held);
         eprintln!(
             "hex-net: {} games ({} held out), {} training positions (both half turns), {} held out; shipped patterns: top-1 {:.3}, log-prob {:.3}, visit loss {:.3}; value baseline {:.4}",
@@ -470,11 +518,13 @@ pub fn train(options: &TrainOptions) -> Result<TrainReport, String> {
                             .iter()
                             .map(|&i| {
                                 let ex = &train_set[i];
+                                // Labels carry their own weight; the means are scaled here.
+                                let scale = if ex.target.is_empty() { 1.0 } else { options.value_weight };
                                 let values: Vec<ValueTarget> = ex
                                     .values
                                     .iter()
-                                    .filter(|_| options.value_weight > 0.0)
-                                    .map(|t| ValueTarget { weight: t.weight * options.value_weight, ..*t })
+                                    .filter(|_| scale > 0.0)
+                                    .map(|t| ValueTarget { weight: t.weight * scale, ..*t })
                                     .collect();
                                 let (policy, value) = net.learn_with_values(&ex.input, &ex.target, &values, &mut grad);
                                 policy + value
@@ -491,6 +541,7 @@ pub fn train(options: &TrainOptions) -> Result<TrainReport, String> {
                 adam.step(&mut net, &grad, batch.len());
             }
             judged = judge_net(&net, &held_set);
+            let on_labels = (!label_held.is_empty()).then(|| judge_net(&net, &label_held));
             losses.push(loss / train_set.len() as f64);
             net.write(&options.out).map_err(|e| e.to_string())?;
             eprintln!(
@@ -504,22 +555,33 @@ pub fn train(options: &TrainOptions) -> Result<TrainReport, String> {
                 judged.value_error,
                 started.elapsed().as_secs_f64()
             );
+            if let Some(l) = on_labels {
+                eprintln!(
+                    "epoch {}: held-out labels: value loss {:.4}, value error {:.4}",
+                    epoch + 1,
+                    l.value_loss,
+                    l.value_error
+                );
+            }
         }
-        Ok(TrainReport { net: judged, patterns, losses, value_baseline: value_baseline(&held_set) })
+        let labels = (!label_held.is_empty()).then(|| (judge_net(&net, &label_held), value_baseline(&label_held)));
+        Ok(TrainReport { net: judged, patterns, losses, value_baseline: value_baseline(&held_set), labels })
     })
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn scratch(name: &str) -> PathBuf {
+    /// A fresh folder for one test's files.
+    pub(crate) fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("xtask-hex-net-{}-{name}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         dir
     }
 
-    fn options(seed: u64) -> GamesOptions {
+    /// Small self-play games on 4x4 and 5x5.
+    pub(crate) fn options(seed: u64) -> GamesOptions {
         GamesOptions { sizes: vec![4, 5], games: 10, iterations: 60, seed, threads: 2, net: None }
     }
 
@@ -634,6 +696,8 @@ mod tests {
             start: None,
             value_weight: 1.0,
             value_targets: ValueTargets { visits: 4, outcome: 0.5 },
+            labels: Vec::new(),
+            label_weight: 1.0,
         };
         let untrained = train(&train_options).unwrap();
         assert!(!out.exists() && untrained.losses.is_empty(), "no epoch, no network written");

@@ -28,6 +28,7 @@ mod hex_decided;
 mod hex_match;
 mod hex_match_report;
 mod hex_net;
+mod hex_net_labels;
 mod hex_openings;
 mod hex_patterns;
 mod hex_probe;
@@ -465,7 +466,40 @@ enum Task {
         /// is the root's mean).
         #[arg(long, default_value_t = 0.0, value_parser = parse_outcome_share)]
         outcome: f32,
+        /// Files of hex-net-labels: the solver's exact move values as more value targets
+        /// (their held-out positions are judged apart).
+        #[arg(long, num_args = 1..)]
+        labels: Vec<PathBuf>,
+        /// The weight of each label in the value loss.
+        #[arg(long, default_value_t = 1.0, value_parser = parse_value_weight)]
+        label_weight: f32,
         /// The network file to write (after every epoch).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Label positions of hex-net-games files with the exact solver for the network's value
+    /// head: for each game the positions from the last back, within --nodes each, until one it
+    /// cannot decide; the first --keep of them from one ply before that border, one JSON line
+    /// each. Boards up to the solver's 11x11. Exits with 2 on a bad file or arguments
+    #[command(name = "hex-net-labels")]
+    HexNetLabels {
+        /// Files written by hex-net-games.
+        #[arg(required = true)]
+        games: Vec<PathBuf>,
+        /// The solver's node limit per position (a limit of nodes, not time, so that the
+        /// labels are the same on any machine).
+        #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..))]
+        nodes: u64,
+        /// The solver's table, 2^BITS entries of 80 bytes, one per thread.
+        #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=30))]
+        table_bits: u32,
+        /// Positions labelled per game.
+        #[arg(long, default_value_t = 6, value_parser = clap::value_parser!(u64).range(1..))]
+        keep: u64,
+        /// Threads solving games at once.
+        #[arg(long, default_value_t = 2, value_parser = parse_threads)]
+        threads: usize,
+        /// The labels file to write.
         #[arg(long)]
         out: PathBuf,
     },
@@ -908,9 +942,13 @@ fn main() -> ExitCode {
             values,
             value_visits,
             outcome,
+            labels,
+            label_weight,
             out,
         } => {
             let options = hex_net::TrainOptions {
+                labels,
+                label_weight,
                 value_weight: values,
                 value_targets: hex_net::ValueTargets { visits: value_visits, outcome },
                 games,
@@ -926,6 +964,21 @@ fn main() -> ExitCode {
             };
             hex_net::train(&options)
                 .map(|report| println!("{}", serde_json::to_string(&report).expect("a report serialises")))
+        }
+        Task::HexNetLabels { games, nodes, table_bits, keep, threads, out } => {
+            let options = hex_net_labels::LabelOptions { nodes, table_bits, keep: keep as usize, threads };
+            return match hex_net::load_games(&games)
+                .and_then(|games| hex_net_labels::save_labels(&games, &options, &out))
+            {
+                Ok(n) => {
+                    eprintln!("hex-net-labels: {n} labelled positions in {}", out.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            };
         }
         Task::HexNetGames { sizes, games, iterations, seed, threads, net, out } => {
             let net = match net.map(|path| hex::net::PolicyNet::read(&path)) {
