@@ -5,6 +5,9 @@
 //! iterations, so that a seed gives the same games) from a random first stone. Each game is one
 //! JSON line with its moves and, for every move the search chose, the visits of the root's
 //! moves: the soft target the policy learns. Every tenth game is held out.
+//!
+//! Besides the root's means, `hex-net --labels` trains the move-value head on the exact
+//! solver's labels of positions of such games ([`crate::hex_net_labels`]).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
