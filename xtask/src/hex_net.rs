@@ -123,23 +123,39 @@ pub fn save_games(options: &GamesOptions, out: &Path) -> Result<usize, String> {
     if let Some(&bad) = options.sizes.iter().find(|&&s| !(3..=hex::MAX_SIZE).contains(&s)) {
         return Err(format!("board sizes go from 3 to {}, not {bad}", hex::MAX_SIZE));
     }
+    let jobs: Vec<(u8, u64)> =
+        (0..options.games).flat_map(|k| options.sizes.iter().map(move |&size| (size, k))).collect();
+    write_lines(&jobs, options.threads, out, |&(size, k)| vec![play_game(options, size, k)])
+}
+
+/// Runs `work` on each job on `threads` threads and writes what it returns to `out`, one JSON
+/// line per item, as each job ends (so a long run can be read while it goes on); returns the
+/// number of lines.
+pub(crate) fn write_lines<J: Sync, T: Serialize>(
+    jobs: &[J],
+    threads: usize,
+    out: &Path,
+    work: impl Fn(&J) -> Vec<T> + Sync,
+) -> Result<usize, String> {
     let cannot = |e: std::io::Error| format!("cannot write {}: {e}", out.display());
     let file = Mutex::new(std::fs::File::create(out).map_err(cannot)?);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads)
+        .num_threads(threads)
         .build()
-        .map_err(|e| format!("cannot start {} threads: {e}", options.threads))?;
-    let jobs: Vec<(u8, u64)> =
-        (0..options.games).flat_map(|k| options.sizes.iter().map(move |&size| (size, k))).collect();
+        .map_err(|e| format!("cannot start {threads} threads: {e}"))?;
     pool.install(|| {
-        jobs.par_iter().try_for_each(|&(size, k)| {
-            let game = play_game(options, size, k);
-            let line = serde_json::to_string(&game).expect("a game serialises");
-            let mut file = file.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            writeln!(file, "{line}").map_err(cannot)
-        })
-    })?;
-    Ok(jobs.len())
+        jobs.par_iter()
+            .map(|job| {
+                let items = work(job);
+                let mut file = file.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+                for item in &items {
+                    writeln!(file, "{}", serde_json::to_string(item).expect("a line serialises"))
+                        .map_err(cannot)?;
+                }
+                Ok(items.len())
+            })
+            .try_reduce(|| 0, |a, b| Ok(a + b))
+    })
 }
 
 /// Reads the games of `paths` (JSON lines of [`NetGame`]).

@@ -17,13 +17,10 @@
 //! Each labelled position is one JSON line of [`Labelled`]: the stones in order, and the
 //! labelled moves. `hex-net --labels FILE` trains the value head on them.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 use hex::solver::{MAX_SOLVER_SIZE, Solver, SolverConfig, Verdict};
 use hex::{Cell, Color, HexMove, Position};
-use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::hex_net::NetGame;
@@ -157,27 +154,7 @@ pub fn save_labels(games: &[NetGame], options: &LabelOptions, out: &Path) -> Res
             game.game, MAX_SOLVER_SIZE, game.size
         ));
     }
-    let cannot = |e: std::io::Error| format!("cannot write {}: {e}", out.display());
-    let file = Mutex::new(std::fs::File::create(out).map_err(cannot)?);
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(options.threads)
-        .build()
-        .map_err(|e| format!("cannot start {} threads: {e}", options.threads))?;
-    let written = pool.install(|| {
-        games
-            .par_iter()
-            .map(|game| {
-                let labelled = label_game(game, options);
-                let mut file = file.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-                for line in &labelled {
-                    writeln!(file, "{}", serde_json::to_string(line).expect("a label serialises"))
-                        .map_err(cannot)?;
-                }
-                Ok::<usize, String>(labelled.len())
-            })
-            .try_reduce(|| 0, |a, b| Ok(a + b))
-    })?;
-    Ok(written)
+    crate::hex_net::write_lines(games, options.threads, out, |game| label_game(game, options))
 }
 
 /// Reads labelled positions (JSON lines of [`Labelled`]), checking that each replays and that
