@@ -480,7 +480,7 @@ enum Task {
     /// Label positions of hex-net-games files with the exact solver for the network's value
     /// head: for each game the positions from the last back, within --nodes each, until one it
     /// cannot decide; the first --keep of them from one ply before that border, one JSON line
-    /// each. Boards up to the solver's 11x11. Exits with 2 on a bad file or arguments
+    /// each. Boards up to the solver's 11x11. Exits with 2 on a bad file or arguments.
     #[command(name = "hex-net-labels")]
     HexNetLabels {
         /// Files written by hex-net-games.
