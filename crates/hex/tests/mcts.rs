@@ -376,6 +376,38 @@ fn with_two_threads_the_solver_beside_the_search_plays_a_proved_win() {
 }
 
 #[test]
+fn by_default_a_second_thread_solves_where_one_thread_would_solve_first() {
+    use hex::gtp::Settings;
+    use hex::mcts::DEFAULT_SOLVER_EMPTY;
+    // Random games on 9x9 and 11x11 (the solver's sizes) and 13x13 (beyond them): with two
+    // threads the solver runs beside the search exactly where one thread gives it a share of
+    // its move, at most `DEFAULT_SOLVER_EMPTY` empty cells, and nowhere on 13x13.
+    let config = Settings::default().mcts_config();
+    let two = MctsPlayer::new(MctsConfig { threads: 2, ..config });
+    let one = MctsPlayer::new(MctsConfig { threads: 1, ..config });
+    let mut rng = McRng::seed_from_u64(74);
+    for size in [9u32, 11, 13] {
+        let mut pos = Position::new(size).unwrap();
+        let (mut beside, mut searched) = (0, 0);
+        while pos.winner().is_none() {
+            let empty = size.pow(2) - pos.board().stones_on_board();
+            let expected = size <= 11 && empty <= DEFAULT_SOLVER_EMPTY && !pos.can_swap();
+            assert_eq!(two.solves_beside(&pos), expected, "{size}x{size} with {empty} empty cells");
+            assert!(!one.solves_beside(&pos));
+            if expected {
+                beside += 1
+            } else {
+                searched += 1
+            }
+            let moves: Vec<HexMove> = pos.legal_moves().into_iter().filter(|m| *m != HexMove::Swap).collect();
+            pos = pos.play(moves[rng.random_range(0..moves.len())]).unwrap();
+        }
+        // Both kinds of positions were met on the solver's sizes.
+        assert!(searched > 0 && (size > 11 || beside > 0), "{size}x{size}: {searched} / {beside}");
+    }
+}
+
+#[test]
 fn priors_steer_the_first_visits_without_pruning_or_the_solver() {
     // Black's bridge c3–d4 is cut at d3; the pattern priors point at the save, c4, so with few
     // playouts it gets more of the root's visits with them than without.
