@@ -173,9 +173,9 @@
 //!   threads reach it at the same moment). With the
 //!   solver on and a time limit, one of the threads runs the exact solver for the whole move
 //!   instead, beside the search, wherever at most [`MctsConfig::solver_beside_empty`] cells
-//!   are empty (70 by default, where one thread would solve first): near the border of what it proves, a position needs one to ten
-//!   seconds of solving, more than a share of one move gives it, and its table, kept from move
-//!   to move, carries the work over.
+//!   are empty (70 by default, where one thread would solve first): near the border of what
+//!   it proves, a position needs one to ten seconds of solving, more than a share of one move
+//!   gives it, and its table, kept from move to move, carries the work over.
 //!
 //! - **Exploration** ([`MctsConfig::exploration`], 0 by default): leave it at 0 for now. With
 //!   no UCB term the chosen root move keeps most of the visits (over 70 % after 100,000
