@@ -173,9 +173,9 @@
 //!   threads reach it at the same moment). With the
 //!   solver on and a time limit, one of the threads runs the exact solver for the whole move
 //!   instead, beside the search, wherever at most [`MctsConfig::solver_beside_empty`] cells
-//!   are empty (70 by default, where one thread would solve first): near the border of what
-//!   it proves, a position needs one to ten seconds of solving, more than a share of one move
-//!   gives it, and its table, kept from move to move, carries the work over.
+//!   are empty (80 by default): near the border of what it proves, a position needs one to
+//!   ten seconds of solving, more than a share of one move gives it, and its table, kept from
+//!   move to move, carries the work over.
 //!
 //! - **Exploration** ([`MctsConfig::exploration`], 0 by default): leave it at 0 for now. With
 //!   no UCB term the chosen root move keeps most of the visits (over 70 % after 100,000
@@ -1409,16 +1409,12 @@ pub const DEFAULT_EVAL_SCALE: f64 = 0.5;
 pub const DEFAULT_PROVE_SHARE: f64 = 0.3;
 
 /// The default [`MctsConfig::solver_beside_empty`]: with two threads, one solves beside the
-/// search where one thread would give the solver a share of its move (at most
-/// [`DEFAULT_SOLVER_EMPTY`] empty cells: on 9×9 from the 12th stone, on 11×11 from the 52nd).
-/// Farther from the end both threads search: there the solver proves almost nothing (a 9×9
-/// position six stones in is still open after two minutes), and the 9×9 games are decided
-/// there. Until session 74 the default was 80 (on 9×9 from the second stone), which left one
-/// thread searching the whole game; against MoHex with two threads each on 9×9 the change won
-/// 32 of 60 games where the old default won 26 of the same 60 (`docs/benzene.md` in the
-/// repository). The solver's table is kept from move to move, so its work near the border
-/// adds up over the moves.
-pub const DEFAULT_SOLVER_BESIDE_EMPTY: u32 = DEFAULT_SOLVER_EMPTY;
+/// search wherever at most 80 cells are empty (on 9×9 from the second stone, on 11×11 from
+/// the 41st). The solver's table is kept from move to move, so its work near the border adds
+/// up over the moves. Session 74 tried 70 (both threads searching the 9×9 opening, where the
+/// solver proves nothing): against MoHex with two threads each it won 32 of 60 games where 80
+/// won 33 of the same 60, so the default stayed (`docs/benzene.md` in the repository).
+pub const DEFAULT_SOLVER_BESIDE_EMPTY: u32 = 80;
 
 /// The table of the solver of [`MctsConfig::solver_share`]: 2^20 entries, kept from move to
 /// move.
@@ -2192,16 +2188,15 @@ impl MctsPlayer {
     ///
     /// let config = MctsConfig { threads: 2, ..Settings::default().mcts_config() };
     /// let player = MctsPlayer::new(config);
-    /// // 9x9 after one stone: 80 empty cells, both threads search.
-    /// let (opening, _) = play_moves(9, ["e5"]).unwrap();
+    /// // 11x11 after one stone: 120 empty cells, both threads search.
+    /// let (opening, _) = play_moves(11, ["f6"]).unwrap();
     /// assert!(!player.solves_beside(&opening));
-    /// // After eleven stones (70 empty) the second thread solves for the whole move.
-    /// let moves = ["e5", "d6", "c7", "f4", "g3", "d5", "c6", "e4", "f3", "d4", "c5"];
-    /// let (later, _) = play_moves(9, moves).unwrap();
-    /// assert!(player.solves_beside(&later));
+    /// // 9x9 after one stone (80 empty): the second thread solves for the whole move.
+    /// let (nine, _) = play_moves(9, ["e5"]).unwrap();
+    /// assert!(player.solves_beside(&nine));
     /// // One thread never does: it gives the solver a share of its move first instead.
     /// let single = MctsPlayer::new(MctsConfig { threads: 1, ..config });
-    /// assert!(!single.solves_beside(&later));
+    /// assert!(!single.solves_beside(&nine));
     /// ```
     pub fn solves_beside(&self, position: &Position) -> bool {
         let empty = u32::from(position.size()).pow(2) - position.board().stones_on_board();

@@ -376,12 +376,12 @@ fn with_two_threads_the_solver_beside_the_search_plays_a_proved_win() {
 }
 
 #[test]
-fn by_default_a_second_thread_solves_where_one_thread_would_solve_first() {
+fn by_default_a_second_thread_solves_beside_the_search_near_the_end() {
     use hex::gtp::Settings;
-    use hex::mcts::DEFAULT_SOLVER_EMPTY;
+    use hex::mcts::DEFAULT_SOLVER_BESIDE_EMPTY;
     // Random games on 9x9 and 11x11 (the solver's sizes) and 13x13 (beyond them): with two
-    // threads the solver runs beside the search exactly where one thread gives it a share of
-    // its move, at most `DEFAULT_SOLVER_EMPTY` empty cells, and nowhere on 13x13.
+    // threads the solver runs beside the search exactly where at most
+    // `DEFAULT_SOLVER_BESIDE_EMPTY` cells are empty, nowhere on 13x13, and never with one thread.
     let config = Settings::default().mcts_config();
     let two = MctsPlayer::new(MctsConfig { threads: 2, ..config });
     let one = MctsPlayer::new(MctsConfig { threads: 1, ..config });
@@ -391,7 +391,7 @@ fn by_default_a_second_thread_solves_where_one_thread_would_solve_first() {
         let (mut beside, mut searched) = (0, 0);
         while pos.winner().is_none() {
             let empty = size.pow(2) - pos.board().stones_on_board();
-            let expected = size <= 11 && empty <= DEFAULT_SOLVER_EMPTY && !pos.can_swap();
+            let expected = size <= 11 && empty <= DEFAULT_SOLVER_BESIDE_EMPTY && !pos.can_swap();
             assert_eq!(two.solves_beside(&pos), expected, "{size}x{size} with {empty} empty cells");
             assert!(!one.solves_beside(&pos));
             if expected {
