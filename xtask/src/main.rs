@@ -24,6 +24,7 @@
 //!   checkpoints and a learning curve (see [`train_2048`]).
 
 mod bench_2048;
+mod hex_balance;
 mod hex_decided;
 mod hex_match;
 mod hex_match_report;
@@ -503,6 +504,38 @@ enum Task {
         #[arg(long)]
         out: PathBuf,
     },
+    /// Balance the six-cell playout weights on positions of known value (hex::mcts::balance;
+    /// Silver and Tesauro's simulation balancing): hex-net-labels files give the positions,
+    /// their held-out games judge each pass. Prints a JSON report; writes a weights file for
+    /// `param_hex playout_weights`. Exits with 2 on a bad file or arguments.
+    #[command(name = "hex-balance")]
+    HexBalance {
+        /// Files written by hex-net-labels.
+        #[arg(required = true)]
+        labels: Vec<PathBuf>,
+        /// Weights to start from (a hex-patterns file in the stones code); default: every γ 1,
+        /// the engine's uniform playouts.
+        #[arg(long)]
+        start: Option<PathBuf>,
+        /// Passes over the training positions.
+        #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..))]
+        epochs: u32,
+        /// Playouts in each of the two sets per position and step.
+        #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(2..))]
+        playouts: u32,
+        /// The step size.
+        #[arg(long, default_value_t = 0.05, value_parser = parse_rate)]
+        rate: f64,
+        /// Playouts per held-out position when the error is measured.
+        #[arg(long, default_value_t = 128, value_parser = clap::value_parser!(u32).range(1..))]
+        judge_playouts: u32,
+        /// The seed of the playouts and of the positions' order.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// The weights file to write.
+        #[arg(long)]
+        out: PathBuf,
+    },
     /// Play self-play games kept whole (moves and the root's visits) for the convolutional move
     /// policy (hex::net), one JSON line per game as it ends.
     #[command(name = "hex-net-games")]
@@ -730,6 +763,14 @@ fn parse_threads(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
         Ok(n) if n >= 1 => Ok(n),
         _ => Err(format!("expected a number of threads, at least 1, not {text:?}")),
+    }
+}
+
+/// `--rate` of `hex-balance`: a positive step size.
+fn parse_rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(r) if r.is_finite() && r > 0.0 => Ok(r),
+        _ => Err(format!("expected a positive step size, not {text:?}")),
     }
 }
 
@@ -964,6 +1005,27 @@ fn main() -> ExitCode {
             };
             hex_net::train(&options)
                 .map(|report| println!("{}", serde_json::to_string(&report).expect("a report serialises")))
+        }
+        Task::HexBalance { labels, start, epochs, playouts, rate, judge_playouts, seed, out } => {
+            let config = hex::mcts::BalanceConfig {
+                epochs,
+                playouts,
+                rate,
+                judge_playouts,
+                bridge_replies: true,
+                seed,
+            };
+            let options = hex_balance::BalanceOptions { labels, start, config, out };
+            return match hex_balance::run(&options) {
+                Ok(report) => {
+                    println!("{}", serde_json::to_string(&report).expect("a report serialises"));
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            };
         }
         Task::HexNetLabels { games, nodes, table_bits, keep, threads, out } => {
             let options = hex_net_labels::LabelOptions { nodes, table_bits, keep: keep as usize, threads };

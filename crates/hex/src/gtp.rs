@@ -124,7 +124,9 @@
 //! read from files in the format of `param_hex patterns`, as MoHex 2.0's playouts draw them
 //! ([`MctsConfig::playout_table`], [`MctsConfig::playout_answers`]; `off` by default), and
 //! `param_hex playout_patterns 1` draws the playouts' cells by
-//! learned six-cell pattern weights ([`MctsConfig::playout_patterns`]); `param_hex patterns
+//! learned six-cell pattern weights ([`MctsConfig::playout_patterns`]), `param_hex
+//! playout_weights FILE` by the six-cell weights of a file instead, such as `cargo xtask
+//! hex-balance` writes ([`MctsConfig::playout_weights`]; `off` by default); `param_hex patterns
 //! FILE` takes the priors' pattern weights from a file in the format `cargo xtask hex-patterns`
 //! writes, to try weights without building them in (`shipped` goes back to the crate's own;
 //! [`MctsConfig::patterns`], [`PatternsFile`]), and `param_hex answer_patterns FILE` adds the
@@ -429,6 +431,9 @@ pub struct Settings {
     /// The MCTS player's [`MctsConfig::answer_patterns`]: γ added to the priors of the cells
     /// near the last stone, read from a file (`param_hex answer_patterns FILE`), or `None`.
     pub answer_patterns: Option<PatternsFile>,
+    /// The MCTS player's [`MctsConfig::playout_weights`]: six-cell playout weights read from a
+    /// file (`param_hex playout_weights FILE`) in place of the shipped ones, or `None`.
+    pub playout_weights: Option<PatternsFile>,
     /// The MCTS player's [`MctsConfig::playout_table`]: the playouts' global twelve-cell
     /// weights, read from a file (`param_hex playout_table FILE`), or `None`.
     pub playout_table: Option<PatternsFile>,
@@ -550,14 +555,14 @@ impl PatternsFile {
     }
 }
 
-/// A weights file for the twelve-cell playouts, which keep every cell's pattern in
-/// [`PatternCode::Stones`] as the board fills: a file in another code is refused.
+/// A weights file for the playouts (six-cell or twelve-cell), which keep every cell's pattern
+/// in [`PatternCode::Stones`] as the board fills: a file in another code is refused.
 fn load_stones(name: &str, path: &str) -> Result<PatternsFile, String> {
     let file = PatternsFile::load(path).map_err(|e| e.to_string())?;
     match file.weights.code() {
         PatternCode::Stones => Ok(file),
         code => Err(format!(
-            "{name}: {path} holds patterns in the {code:?} code; the twelve-cell playouts read the Stones code (header \"hex-patterns 1\")"
+            "{name}: {path} holds patterns in the {code:?} code; the playouts read the Stones code (header \"hex-patterns 1\")"
         )),
     }
 }
@@ -623,6 +628,7 @@ impl Settings {
             net: self.net.map(|n| n.net),
             net_after: self.net_after,
             net_values: self.net_values,
+            playout_weights: self.playout_weights.map(|p| p.weights),
             playout_table: self.playout_table.map(|p| p.weights),
             playout_answers: self.playout_answers.map(|p| p.weights),
             ..MctsConfig::time(self.time)
@@ -668,6 +674,7 @@ impl Default for Settings {
             net: None,
             net_after: MctsConfig::default().net_after,
             net_values: MctsConfig::default().net_values,
+            playout_weights: None,
             playout_table: None,
             playout_answers: None,
             exploration_in_mean: MctsConfig::default().exploration_in_mean,
@@ -716,7 +723,7 @@ pub const DEFAULT_LOCAL_PRIORS: bool = true;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 47] = [
+const PARAMETERS: [&str; 48] = [
     "player",
     "time",
     "depth",
@@ -739,6 +746,7 @@ const PARAMETERS: [&str; 47] = [
     "local_playouts",
     "local_scale",
     "playout_inferior",
+    "playout_weights",
     "playout_table",
     "playout_answers",
     "rave_prior",
@@ -1153,7 +1161,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] local_scale {}\n[bool] playout_inferior {}\n[string] playout_table {}\n[string] playout_answers {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}\n[bool] captured_regions {}\n[string] prove_after {}\n[string] prove_nodes {}\n[string] prove_empty {}\n[string] prove_share {}\n[string] eval_mix {}\n[string] eval_scale {}\n[string] widening {}\n[string] net {}\n[string] net_after {}\n[string] net_values {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] local_scale {}\n[bool] playout_inferior {}\n[string] playout_weights {}\n[string] playout_table {}\n[string] playout_answers {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}\n[bool] captured_regions {}\n[string] prove_after {}\n[string] prove_nodes {}\n[string] prove_empty {}\n[string] prove_share {}\n[string] eval_mix {}\n[string] eval_scale {}\n[string] widening {}\n[string] net {}\n[string] net_after {}\n[string] net_values {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -1176,6 +1184,7 @@ impl Engine {
                     u8::from(s.local_playouts),
                     s.local_scale,
                     u8::from(s.playout_inferior),
+                    s.playout_weights.map_or("off", |p| p.path),
                     s.playout_table.map_or("off", |p| p.path),
                     s.playout_answers.map_or("off", |p| p.path),
                     s.rave_prior,
@@ -1344,6 +1353,10 @@ impl Engine {
             ["patterns", "shipped"] => settings.patterns = None,
             ["patterns", path] => {
                 settings.patterns = Some(PatternsFile::load(path).map_err(|e| e.to_string())?)
+            }
+            ["playout_weights", "off"] => settings.playout_weights = None,
+            ["playout_weights", path] => {
+                settings.playout_weights = Some(load_stones("playout_weights", path)?)
             }
             ["playout_table", "off"] => settings.playout_table = None,
             ["playout_table", path] => settings.playout_table = Some(load_stones("playout_table", path)?),

@@ -234,7 +234,11 @@ use crate::patterns::{
 use crate::rules::HexGame;
 use crate::solver::{Analysis, MAX_SOLVER_SIZE, SolveError, Solver, SolverConfig, Verdict};
 
+mod balance;
 mod twelve;
+pub use balance::{
+    BalanceConfig, BalanceEpoch, BalanceError, BalanceTarget, Balanced, balance, playout_error,
+};
 pub use twelve::TwelvePolicy;
 
 /// No neighbour in that direction (off the board).
@@ -828,21 +832,7 @@ impl PlayoutPolicy {
             (gamma * PLAYOUT_UNIT).round().clamp(1.0, 1_048_576.0) as u32
         };
         let black = (0..1u32 << 12).map(weight).collect();
-        // White sees the board mirrored in the long diagonal with the colours swapped: place k
-        // of its view is place 5 − k of the board, and Black's states are its opponent's.
-        let white = (0..1u32 << 12)
-            .map(|code| {
-                let view = (0..6).fold(0, |view, k| {
-                    let state = match (code >> (2 * (5 - k))) & 3 {
-                        1 => 2,
-                        2 => 1,
-                        other => other,
-                    };
-                    view | (state << (2 * k))
-                });
-                weight(view)
-            })
-            .collect();
+        let white = (0..1u32 << 12).map(|code| weight(white_view(code))).collect();
         PlayoutPolicy { weights: [black, white] }
     }
 
@@ -907,6 +897,20 @@ impl PlayoutPolicy {
     pub fn weight(&self, to_move: Color, code: u32) -> u32 {
         self.weights[usize::from(to_move.index())][code as usize]
     }
+}
+
+/// A ring code read on the board, as White sees it: White sees the board mirrored in the long
+/// diagonal with the colours swapped, so place `k` of its view is place `5 − k` of the board,
+/// and Black's states are its opponent's.
+fn white_view(code: u32) -> u32 {
+    (0..6).fold(0, |view, k| {
+        let state = match (code >> (2 * (5 - k))) & 3 {
+            1 => 2,
+            2 => 1,
+            other => other,
+        };
+        view | (state << (2 * k))
+    })
 }
 
 /// The state of place `k` of a ring code ([`PlayoutPolicy::weight`] reads them: 0 empty, 1
@@ -1146,6 +1150,12 @@ pub struct MctsConfig {
     /// Draw the playouts' cells by the shipped six-cell pattern weights
     /// ([`PlayoutPolicy::shipped`]) instead of uniformly.
     pub playout_patterns: bool,
+    /// The six-cell playout weights to draw by in place of the shipped ones (weighted
+    /// playouts as with [`MctsConfig::playout_patterns`], which this turns on), for instance
+    /// weights balanced by [`balance`] (`cargo xtask hex-balance` in the repository). `None`,
+    /// the default: the shipped weights if [`MctsConfig::playout_patterns`], else uniform. A
+    /// reference for the whole process, as with [`MctsConfig::patterns`].
+    pub playout_weights: Option<&'static PatternWeights>,
     /// The solver's knowledge ([`Solver::analyse`]: proved wins and losses, the must-play
     /// region, inferior cells) prunes the moves of the root and of every node visited this many
     /// times; `None`: off. On boards larger than [`MAX_SOLVER_SIZE`], where the solver does
@@ -1346,6 +1356,7 @@ impl Default for MctsConfig {
             verify: None,
             verify_moves: 4,
             playout_patterns: false,
+            playout_weights: None,
             knowledge_after: None,
             solver_share: None,
             solver_empty: DEFAULT_SOLVER_EMPTY,
@@ -1977,20 +1988,26 @@ impl MctsPlayer {
             let flat = PatternWeights::default();
             Arc::new(TwelvePolicy::new(config.playout_table.unwrap_or(&flat), config.playout_answers))
         });
+        // The weighted playouts' policy, built once for every thread.
+        let weights =
+            config.playout_weights.or(config.playout_patterns.then(PatternWeights::shipped_playout));
+        let policy = match (weights, config.playout_inferior) {
+            (None, false) => None,
+            (None, true) => Some(Arc::new(PlayoutPolicy::flat().with_inferior())),
+            (Some(weights), inferior)
+                if std::ptr::eq(weights, PatternWeights::shipped_playout()) && !inferior =>
+            {
+                Some(PlayoutPolicy::shipped().clone())
+            }
+            (Some(weights), false) => Some(Arc::new(PlayoutPolicy::new(weights))),
+            (Some(weights), true) => Some(Arc::new(PlayoutPolicy::new(weights).with_inferior())),
+        };
         let playout = || {
             let mut playout = HexPlayout::new(config.bridge_replies)
                 .with_edge_bridges(config.edge_bridges)
                 .with_eval_mix(config.eval_mix, config.eval_scale);
-            match (config.playout_patterns, config.playout_inferior) {
-                (true, false) => playout = playout.with_policy(PlayoutPolicy::shipped().clone()),
-                (true, true) => {
-                    let policy = PlayoutPolicy::new(PatternWeights::shipped_playout()).with_inferior();
-                    playout = playout.with_policy(Arc::new(policy));
-                }
-                (false, true) => {
-                    playout = playout.with_policy(Arc::new(PlayoutPolicy::flat().with_inferior()))
-                }
-                (false, false) => {}
+            if let Some(policy) = &policy {
+                playout = playout.with_policy(policy.clone());
             }
             if let Some(twelve) = &twelve {
                 return playout.with_twelve(twelve.clone());

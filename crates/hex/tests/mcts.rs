@@ -771,3 +771,27 @@ fn the_static_evaluation_mixed_into_playouts_favours_the_side_closer_to_connecti
     let b = plain.playout(&game, &position, &mut McRng::seed_from_u64(7), &mut Vec::new());
     assert_eq!(a, b);
 }
+
+/// `MctsConfig::playout_weights` plays with the weights it is given: the shipped playout
+/// weights given as a file's play exactly as `playout_patterns` does, and weights that favour
+/// one pattern heavily change the search.
+#[test]
+fn playout_weights_replace_the_shipped_ones() {
+    use hex::patterns::PatternWeights;
+    let (position, _) = hex::play_moves(7, ["d4", "c5"]).unwrap();
+    let search = |config: MctsConfig| {
+        let mut player = MctsPlayer::new(config);
+        player.decide(&position);
+        let result = player.last_result().expect("a search ran").clone();
+        result.moves.iter().map(|m| (m.mv, m.visits)).collect::<Vec<_>>()
+    };
+    let base = MctsConfig { seed: 4, ..MctsConfig::iterations(2_000) };
+    let shipped = search(MctsConfig { playout_patterns: true, ..base });
+    let given = search(MctsConfig { playout_weights: Some(PatternWeights::shipped_playout()), ..base });
+    assert_eq!(shipped, given);
+    // Every cell with an empty ring a thousand times as likely: not the shipped playouts.
+    let skewed: &'static PatternWeights = Box::leak(Box::new(PatternWeights::from_pairs([(0, 1000.0)])));
+    let other = search(MctsConfig { playout_weights: Some(skewed), ..base });
+    assert_ne!(shipped, other);
+    assert_ne!(search(base), other);
+}
