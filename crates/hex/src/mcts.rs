@@ -40,7 +40,10 @@
 //!    as MoHex's playouts do. Without it a random playout lets half the bridges be cut, and a
 //!    bridge is as good as a connection in real play. With [`MctsConfig::playout_patterns`]
 //!    (off by default) the other cells are drawn by learned weights of their six neighbours
-//!    ([`PlayoutPolicy`], MoHex 2.0's playout patterns) instead of uniformly.
+//!    ([`PlayoutPolicy`], MoHex 2.0's playout patterns) instead of uniformly, and with
+//!    [`MctsConfig::playout_weights`] by the weights of a file, such as [`balance()`] learns:
+//!    weights balanced so that the playouts' mean result matches the exact solver's values of
+//!    positions (Silver and Tesauro's simulation balancing) rather than to predict good moves.
 //! 7. **Answering the last move** ([`MctsConfig::local_priors`],
 //!    [`MctsConfig::local_playouts`]): most good moves answer the opponent's last stone, and
 //!    MoHex's priors and playouts both know where it lies. With `local_priors` a cell among the
@@ -162,6 +165,13 @@
 //!   With the shipped weights they halve the playout rate and made the player no stronger: 19
 //!   of 40 self-play games on 9×9 at 1 s a move against the same engine without them, and 5 of
 //!   20 against MoHex where the engine without them won 7 on the same openings.
+//! - **Balanced playouts** ([`MctsConfig::playout_weights`] with weights from [`balance()`], off
+//!   by default): leave them off for now. Balanced on the exact solver's values of 3,078
+//!   positions near where self-play games are decided, the playouts' squared error on held-out
+//!   positions fell from 0.232 to 0.225 (a constant guess: 0.245), and in play against MoHex
+//!   they won 25 of 60 games on 9×9 and 5 of 20 on 11×11, where the engine without them won 24
+//!   and 5 of the same games beside them (session 75 in `docs/benzene.md`). They cost little
+//!   time: the weights are six-cell, and the knowledge takes much of each move.
 //!
 //! - **Threads** ([`MctsConfig::threads`], 1 by default): root parallelism
 //!   ([`search_core::mcts::search_root_parallel`]): each thread grows its own tree with its own
@@ -1152,7 +1162,7 @@ pub struct MctsConfig {
     pub playout_patterns: bool,
     /// The six-cell playout weights to draw by in place of the shipped ones (weighted
     /// playouts as with [`MctsConfig::playout_patterns`], which this turns on), for instance
-    /// weights balanced by [`balance`] (`cargo xtask hex-balance` in the repository). `None`,
+    /// weights balanced by [`balance()`] (`cargo xtask hex-balance` in the repository). `None`,
     /// the default: the shipped weights if [`MctsConfig::playout_patterns`], else uniform. A
     /// reference for the whole process, as with [`MctsConfig::patterns`].
     pub playout_weights: Option<&'static PatternWeights>,

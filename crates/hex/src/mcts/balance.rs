@@ -1,25 +1,4 @@
-//! Simulation balancing of the six-cell playout weights (Silver and Tesauro, "Monte-Carlo
-//! simulation balancing", ICML 2009).
-//!
-//! The weights of [`PlayoutPolicy`] were learned to predict the moves of good play, as MoHex
-//! 2.0's were. A playout does not need to play well, though: the search only reads its mean
-//! result, and a policy that plays well can still be biased (session 61 of `docs/benzene.md` in
-//! the repository: our uniform playouts rate a block next to the opponent's stone well below
-//! moves across the board). Balancing learns the weights for the mean result directly: on
-//! positions whose value the exact solver knows, each step moves the weights along an estimate
-//! of the gradient of the squared error between the playouts' mean and that value.
-//!
-//! For a position of value `V*` (1 if Black wins with perfect play, else 0), a first set of
-//! playouts gives their mean `V̂`, a second set
-//! `g = (1/M) Σ (z − V̂) Σ_t ∇θ log π(a_t | s_t)`, where `z` is a playout's result (1 if Black
-//! connected) and the inner sum runs over the moves the weights drew (a bridge reply does not
-//! depend on them). Then `θ ← θ + α (V* − V̂) g`. The two sets are independent, so the
-//! product estimates the gradient of `−½ (V* − V)²` without bias; `V̂` in `g` is a baseline,
-//! which lowers the estimate's variance and does not bias it. `θ` is each six-cell pattern's
-//! log γ, seen from the player to move as [`PlayoutPolicy`] reads it, shared by both players.
-//!
-//! The playouts are [`HexPlayout`]'s weighted playouts, bridge replies included: the process
-//! the weights are balanced for is the one they play in.
+//! Simulation balancing of the six-cell playout weights: [`balance()`].
 
 use rand::RngExt;
 use rand::SeedableRng;
@@ -33,7 +12,7 @@ use crate::patterns::{PatternCode, PatternWeights, RING_CODES, ring};
 /// keeps γ between 1/1024 and 1024 (whole multiples of 1/1024), and e⁶ ≈ 403 stays inside.
 const MAX_LOG_GAMMA: f64 = 6.0;
 
-/// A position whose value is known, for [`balance`].
+/// A position whose value is known, for [`balance()`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct BalanceTarget {
     /// The position; one nobody has won yet (a finished one teaches nothing and is skipped).
@@ -44,7 +23,7 @@ pub struct BalanceTarget {
     pub black_wins: f64,
 }
 
-/// How [`balance`] runs.
+/// How [`balance()`] runs.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BalanceConfig {
     /// Passes over the training positions.
@@ -76,7 +55,7 @@ impl Default for BalanceConfig {
     }
 }
 
-/// One pass of [`balance`].
+/// One pass of [`balance()`].
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BalanceEpoch {
     /// The pass, from 1.
@@ -89,7 +68,7 @@ pub struct BalanceEpoch {
     pub held_out_error: Option<f64>,
 }
 
-/// What [`balance`] learned.
+/// What [`balance()`] learned.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Balanced {
     /// The balanced weights, for [`PlayoutPolicy::new`](super::PlayoutPolicy::new): every
@@ -101,7 +80,7 @@ pub struct Balanced {
     pub epochs: Vec<BalanceEpoch>,
 }
 
-/// Why [`balance`] or [`playout_error`] cannot run.
+/// Why [`balance()`] or [`playout_error`] cannot run.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum BalanceError {
     /// The starting weights are not six-cell weights in the stones code.
@@ -231,9 +210,30 @@ fn usable(targets: &[BalanceTarget]) -> Result<Vec<&BalanceTarget>, BalanceError
     Ok(targets.iter().filter(|t| t.position.winner().is_none()).collect())
 }
 
-/// Balances the six-cell playout weights `start` on `train` (see the [module docs](self)),
-/// measuring the squared error on `held_out` after each pass. The same inputs give the same
-/// weights.
+/// Balances the six-cell playout weights `start` on `train` (Silver and Tesauro, "Monte-Carlo
+/// simulation balancing", ICML 2009), measuring the squared error on `held_out` after each
+/// pass. The same inputs give the same weights.
+///
+/// The weights of [`PlayoutPolicy`](super::PlayoutPolicy) were learned to predict the moves of good play, as MoHex
+/// 2.0's were. A playout does not need to play well, though: the search only reads its mean
+/// result, and a policy that plays well can still be biased (session 61 of `docs/benzene.md` in
+/// the repository: our uniform playouts rate a block next to the opponent's stone well below
+/// moves across the board). Balancing learns the weights for the mean result directly: on
+/// positions whose value the exact solver knows, each step moves the weights along an estimate
+/// of the gradient of the squared error between the playouts' mean and that value.
+///
+/// For a position of value `V*` (1 if Black wins with perfect play, else 0), a first set of
+/// playouts gives their mean `V̂`, a second set
+/// `g = (1/M) Σ (z − V̂) Σ_t ∇θ log π(a_t | s_t)`, where `z` is a playout's result (1 if Black
+/// connected) and the inner sum runs over the moves the weights drew (a bridge reply does not
+/// depend on them). Then `θ ← θ + α (V* − V̂) g`. The two sets are independent, so the
+/// product estimates the gradient of `−½ (V* − V)²` without bias; `V̂` in `g` is a baseline,
+/// which lowers the estimate's variance and does not bias it. `θ` is each six-cell pattern's
+/// log γ, seen from the player to move as [`PlayoutPolicy`](super::PlayoutPolicy) reads it,
+/// shared by both players.
+///
+/// The playouts are [`HexPlayout`]'s weighted playouts, bridge replies included: the process
+/// the weights are balanced for is the one they play in.
 ///
 /// ```
 /// use hex::mcts::{BalanceConfig, BalanceTarget, balance};
@@ -599,6 +599,24 @@ mod tests {
         let before = playout_error(&PatternWeights::default(), &wins, 2000, 4, true).unwrap();
         let after = playout_error(&balanced.weights, &wins, 2000, 4, true).unwrap();
         assert!(after < 0.8 * before, "error {before} before, {after} after");
+    }
+
+    #[test]
+    fn the_same_inputs_give_the_same_weights() {
+        let targets = [target(&["b1", "a2", "b3", "c2"], 1.0), target(&["c1", "a2"], 1.0)];
+        let config = BalanceConfig {
+            epochs: 3,
+            playouts: 8,
+            rate: 0.5,
+            judge_playouts: 16,
+            bridge_replies: true,
+            seed: 11,
+        };
+        let once = balance(&PatternWeights::default(), &targets, &targets, &config).unwrap();
+        assert_eq!(once, balance(&PatternWeights::default(), &targets, &targets, &config).unwrap());
+        assert!(!once.weights.is_empty(), "three passes moved some weights");
+        let other = BalanceConfig { seed: 12, ..config };
+        assert_ne!(once, balance(&PatternWeights::default(), &targets, &targets, &other).unwrap());
     }
 
     #[test]
