@@ -27,6 +27,10 @@ pub struct BalanceOptions {
     pub config: BalanceConfig,
     /// Where the weights go.
     pub out: PathBuf,
+    /// Where the answer factors go, if they are balanced too.
+    pub answers_out: Option<PathBuf>,
+    /// Answer factors to start from (with `answers_out`); `None`: every factor 1.
+    pub start_answers: Option<PathBuf>,
 }
 
 /// What `hex-balance` prints: the targets it used and each pass's errors.
@@ -44,6 +48,8 @@ pub struct BalanceReport {
     pub epochs: Vec<EpochLine>,
     /// Patterns whose γ is not 1 in the weights written.
     pub patterns: usize,
+    /// Local-response codes whose factor is not 1 in the answer factors written, if any.
+    pub answers: Option<usize>,
 }
 
 /// One pass, as printed.
@@ -80,9 +86,17 @@ pub fn target_of(labelled: &Labelled) -> Result<Option<BalanceTarget>, String> {
 
 /// Reads the labels, balances, writes the weights and returns the report.
 pub fn run(options: &BalanceOptions) -> Result<BalanceReport, String> {
-    let start = match &options.start {
-        Some(path) => PatternWeights::read(path).map_err(|e| e.to_string())?,
-        None => PatternWeights::default(),
+    let read = |path: &Option<PathBuf>| match path {
+        Some(path) => PatternWeights::read(path).map_err(|e| e.to_string()),
+        None => Ok(PatternWeights::default()),
+    };
+    let start = read(&options.start)?;
+    let start_answers = match &options.answers_out {
+        Some(_) => Some(read(&options.start_answers)?),
+        None if options.start_answers.is_some() => {
+            return Err("answer factors to start from need a file to write them to".to_string());
+        }
+        None => None,
     };
     let labels = load_labels(&options.labels)?;
     let (mut train, mut held_out, mut unknown) = (Vec::new(), Vec::new(), 0);
@@ -93,8 +107,12 @@ pub fn run(options: &BalanceOptions) -> Result<BalanceReport, String> {
             None => unknown += 1,
         }
     }
-    let balanced = balance(&start, &train, &held_out, &options.config).map_err(|e| e.to_string())?;
+    let balanced = balance(&start, start_answers.as_ref(), &train, &held_out, &options.config)
+        .map_err(|e| e.to_string())?;
     write(&options.out, &balanced.weights)?;
+    if let (Some(path), Some(answers)) = (&options.answers_out, &balanced.answers) {
+        write(path, answers)?;
+    }
     Ok(BalanceReport {
         train: train.len(),
         held_out: held_out.len(),
@@ -102,6 +120,7 @@ pub fn run(options: &BalanceOptions) -> Result<BalanceReport, String> {
         start_held_out_error: balanced.start_held_out_error,
         epochs: balanced.epochs.into_iter().map(EpochLine::from).collect(),
         patterns: balanced.weights.len(),
+        answers: balanced.answers.as_ref().map(PatternWeights::len),
     })
 }
 
@@ -143,5 +162,45 @@ mod tests {
         assert_eq!(lost.black_wins, 1.0);
         // Only the played move labelled, and losing: unknown.
         assert_eq!(target_of(&labelled(&moves, &[("c1", 0.0)])).unwrap(), None);
+    }
+
+    /// A run writes the weights and, when asked, the answer factors in files the engine reads
+    /// (`param_hex answer_factors`); start factors without an output file are refused.
+    #[test]
+    fn a_run_writes_the_weights_and_the_answer_factors() {
+        let dir = std::env::temp_dir().join(format!("xtask-hex-balance-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let labels = dir.join("labels.jsonl");
+        let won = labelled(&["a1", "b2", "c3"], &[("a2", 1.0)]);
+        let mut held = labelled(&["b1", "a2"], &[("b2", 1.0)]);
+        held.held_out = true;
+        let lines: Vec<String> = [won, held].iter().map(|l| serde_json::to_string(l).unwrap()).collect();
+        std::fs::write(&labels, lines.join("\n")).unwrap();
+        let config = BalanceConfig {
+            epochs: 2,
+            playouts: 4,
+            rate: 0.5,
+            judge_playouts: 8,
+            ..BalanceConfig::default()
+        };
+        let options = BalanceOptions {
+            labels: vec![labels],
+            start: None,
+            config,
+            out: dir.join("weights.txt"),
+            answers_out: Some(dir.join("answers.txt")),
+            start_answers: None,
+        };
+        let report = run(&options).unwrap();
+        assert_eq!((report.train, report.held_out, report.epochs.len()), (1, 1, 2));
+        assert!(report.answers.is_some_and(|n| n > 0), "{report:?}");
+        let answers = hex::gtp::PatternsFile::load(dir.join("answers.txt").to_str().unwrap()).unwrap();
+        assert_eq!(Some(answers.weights.len()), report.answers);
+        let weights = PatternWeights::read(&dir.join("weights.txt")).unwrap();
+        assert_eq!(weights.len(), report.patterns);
+        let stray =
+            BalanceOptions { answers_out: None, start_answers: Some(dir.join("answers.txt")), ..options };
+        assert!(run(&stray).unwrap_err().contains("need a file"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -535,6 +535,14 @@ enum Task {
         /// The weights file to write.
         #[arg(long)]
         out: PathBuf,
+        /// Balance the playouts' answer factors too (param_hex answer_factors) and write them
+        /// to this file.
+        #[arg(long)]
+        answers_out: Option<PathBuf>,
+        /// Answer factors to start from (a hex-patterns file of local-response codes); default:
+        /// every factor 1. Needs --answers-out.
+        #[arg(long, requires = "answers_out")]
+        start_answers: Option<PathBuf>,
     },
     /// Play self-play games kept whole (moves and the root's visits) for the convolutional move
     /// policy (hex::net), one JSON line per game as it ends.
@@ -1006,7 +1014,18 @@ fn main() -> ExitCode {
             hex_net::train(&options)
                 .map(|report| println!("{}", serde_json::to_string(&report).expect("a report serialises")))
         }
-        Task::HexBalance { labels, start, epochs, playouts, rate, judge_playouts, seed, out } => {
+        Task::HexBalance {
+            labels,
+            start,
+            epochs,
+            playouts,
+            rate,
+            judge_playouts,
+            seed,
+            out,
+            answers_out,
+            start_answers,
+        } => {
             let config = hex::mcts::BalanceConfig {
                 epochs,
                 playouts,
@@ -1015,7 +1034,8 @@ fn main() -> ExitCode {
                 bridge_replies: true,
                 seed,
             };
-            let options = hex_balance::BalanceOptions { labels, start, config, out };
+            let options =
+                hex_balance::BalanceOptions { labels, start, config, out, answers_out, start_answers };
             return match hex_balance::run(&options) {
                 Ok(report) => {
                     println!("{}", serde_json::to_string(&report).expect("a report serialises"));

@@ -126,7 +126,9 @@
 //! `param_hex playout_patterns 1` draws the playouts' cells by
 //! learned six-cell pattern weights ([`MctsConfig::playout_patterns`]), `param_hex
 //! playout_weights FILE` by the six-cell weights of a file instead, such as `cargo xtask
-//! hex-balance` writes ([`MctsConfig::playout_weights`]; `off` by default); `param_hex patterns
+//! hex-balance` writes ([`MctsConfig::playout_weights`]; `off` by default), and `param_hex
+//! answer_factors FILE` has them answer the opponent's last stone by the factors of such a
+//! file's local-response strengths ([`MctsConfig::answer_factors`]; `off` by default); `param_hex patterns
 //! FILE` takes the priors' pattern weights from a file in the format `cargo xtask hex-patterns`
 //! writes, to try weights without building them in (`shipped` goes back to the crate's own;
 //! [`MctsConfig::patterns`], [`PatternsFile`]), and `param_hex answer_patterns FILE` adds the
@@ -434,6 +436,9 @@ pub struct Settings {
     /// The MCTS player's [`MctsConfig::playout_weights`]: six-cell playout weights read from a
     /// file (`param_hex playout_weights FILE`) in place of the shipped ones, or `None`.
     pub playout_weights: Option<PatternsFile>,
+    /// The MCTS player's [`MctsConfig::answer_factors`]: the playouts' answer factors, read
+    /// from a file (`param_hex answer_factors FILE`), or `None`.
+    pub answer_factors: Option<PatternsFile>,
     /// The MCTS player's [`MctsConfig::playout_table`]: the playouts' global twelve-cell
     /// weights, read from a file (`param_hex playout_table FILE`), or `None`.
     pub playout_table: Option<PatternsFile>,
@@ -629,6 +634,7 @@ impl Settings {
             net_after: self.net_after,
             net_values: self.net_values,
             playout_weights: self.playout_weights.map(|p| p.weights),
+            answer_factors: self.answer_factors.map(|p| p.weights),
             playout_table: self.playout_table.map(|p| p.weights),
             playout_answers: self.playout_answers.map(|p| p.weights),
             ..MctsConfig::time(self.time)
@@ -675,6 +681,7 @@ impl Default for Settings {
             net_after: MctsConfig::default().net_after,
             net_values: MctsConfig::default().net_values,
             playout_weights: None,
+            answer_factors: None,
             playout_table: None,
             playout_answers: None,
             exploration_in_mean: MctsConfig::default().exploration_in_mean,
@@ -723,7 +730,7 @@ pub const DEFAULT_LOCAL_PRIORS: bool = true;
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
-const PARAMETERS: [&str; 48] = [
+const PARAMETERS: [&str; 49] = [
     "player",
     "time",
     "depth",
@@ -747,6 +754,7 @@ const PARAMETERS: [&str; 48] = [
     "local_scale",
     "playout_inferior",
     "playout_weights",
+    "answer_factors",
     "playout_table",
     "playout_answers",
     "rave_prior",
@@ -1161,7 +1169,7 @@ impl Engine {
             [] => {
                 let s = &self.settings;
                 return Ok(format!(
-                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] local_scale {}\n[bool] playout_inferior {}\n[string] playout_weights {}\n[string] playout_table {}\n[string] playout_answers {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}\n[bool] captured_regions {}\n[string] prove_after {}\n[string] prove_nodes {}\n[string] prove_empty {}\n[string] prove_share {}\n[string] eval_mix {}\n[string] eval_scale {}\n[string] widening {}\n[string] net {}\n[string] net_after {}\n[string] net_values {}",
+                    "[string] player {}\n[string] time {}\n[string] depth {}\n[string] seed {}\n[string] knowledge {}\n[string] solver {}\n[string] solver_empty {}\n[string] priors {}\n[string] exploration {}\n[string] rave {}\n[bool] reuse {}\n[bool] playout_patterns {}\n[string] threads {}\n[string] solver_beside {}\n[bool] fill_in {}\n[bool] inferior {}\n[bool] dominated {}\n[bool] fresh_by_prior {}\n[bool] local_priors {}\n[bool] local_playouts {}\n[string] local_scale {}\n[bool] playout_inferior {}\n[string] playout_weights {}\n[string] answer_factors {}\n[string] playout_table {}\n[string] playout_answers {}\n[string] rave_prior {}\n[string] rave_counts {}\n[string] expand {}\n[string] vc_answers {}\n[string] patterns {}\n[string] answer_patterns {}\n[bool] exploration_in_mean {}\n[string] plain_every {}\n[string] first_play_urgency {}\n[bool] edge_bridges {}\n[string] verify {}\n[string] verify_moves {}\n[bool] captured_regions {}\n[string] prove_after {}\n[string] prove_nodes {}\n[string] prove_empty {}\n[string] prove_share {}\n[string] eval_mix {}\n[string] eval_scale {}\n[string] widening {}\n[string] net {}\n[string] net_after {}\n[string] net_values {}",
                     s.player,
                     s.time.as_secs_f64(),
                     s.depth,
@@ -1185,6 +1193,7 @@ impl Engine {
                     s.local_scale,
                     u8::from(s.playout_inferior),
                     s.playout_weights.map_or("off", |p| p.path),
+                    s.answer_factors.map_or("off", |p| p.path),
                     s.playout_table.map_or("off", |p| p.path),
                     s.playout_answers.map_or("off", |p| p.path),
                     s.rave_prior,
@@ -1358,6 +1367,8 @@ impl Engine {
             ["playout_weights", path] => {
                 settings.playout_weights = Some(load_stones("playout_weights", path)?)
             }
+            ["answer_factors", "off"] => settings.answer_factors = None,
+            ["answer_factors", path] => settings.answer_factors = Some(load_stones("answer_factors", path)?),
             ["playout_table", "off"] => settings.playout_table = None,
             ["playout_table", path] => settings.playout_table = Some(load_stones("playout_table", path)?),
             ["playout_answers", "off"] => settings.playout_answers = None,

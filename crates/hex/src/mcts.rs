@@ -44,6 +44,9 @@
 //!    [`MctsConfig::playout_weights`] by the weights of a file, such as [`balance()`] learns:
 //!    weights balanced so that the playouts' mean result matches the exact solver's values of
 //!    positions (Silver and Tesauro's simulation balancing) rather than to predict good moves.
+//!    [`MctsConfig::answer_factors`] (off by default) multiplies the weights of the cells
+//!    around the opponent's last stone by factors of their local-response codes
+//!    ([`AnswerFactors`]), which [`balance()`] can learn beside the weights.
 //! 7. **Answering the last move** ([`MctsConfig::local_priors`],
 //!    [`MctsConfig::local_playouts`]): most good moves answer the opponent's last stone, and
 //!    MoHex's priors and playouts both know where it lies. With `local_priors` a cell among the
@@ -341,6 +344,9 @@ pub struct HexPlayout {
     policy: Option<Arc<PlayoutPolicy>>,
     /// Local-response weights for the cells near the last stone; `None`: none.
     local: Option<Arc<LocalPolicy>>,
+    /// Factors on the weights of the cells near the last stone ([`HexPlayout::with_answers`]);
+    /// `None`: none.
+    answers: Option<Arc<AnswerFactors>>,
     /// Twelve-cell pattern weights ([`HexPlayout::with_twelve`]), in place of `policy` and
     /// `local`; `None`: none.
     twelve: Option<Arc<TwelvePolicy>>,
@@ -386,6 +392,7 @@ impl HexPlayout {
             edge_bridges: false,
             policy: None,
             local: None,
+            answers: None,
             twelve: None,
             views: Vec::new(),
             answer_weights: [Vec::new(), Vec::new()],
@@ -472,6 +479,33 @@ impl HexPlayout {
     /// ```
     pub fn with_local(self, local: Arc<LocalPolicy>) -> Self {
         HexPlayout { local: Some(local), ..self }
+    }
+
+    /// The same weighted playouts answering the last move by factors: each move that is not a
+    /// bridge reply, the weight of every empty cell among the twelve around the opponent's last
+    /// stone is multiplied by its factor ([`AnswerFactors`]) for that draw, against the rest of
+    /// the board at its own weights ([`HexPlayout::with_policy`]'s, or uniform ones if no policy
+    /// is given). [`balance()`] learns such factors beside the six-cell weights. Takes the place
+    /// of [`HexPlayout::with_local`]'s answers.
+    ///
+    /// ```
+    /// use std::sync::Arc;
+    /// use rand::SeedableRng;
+    /// use search_core::mcts::{McRng, Playout};
+    /// use hex::mcts::{AnswerFactors, HexPlayout};
+    /// use hex::patterns::PatternWeights;
+    /// use hex::{HexGame, Position};
+    ///
+    /// let factors = Arc::new(AnswerFactors::new(&PatternWeights::default()));
+    /// let mut playout = HexPlayout::new(true).with_answers(factors);
+    /// let mut trace = Vec::new();
+    /// let start = Position::new(9).unwrap();
+    /// let rewards = playout.playout(&HexGame::new(9), &start, &mut McRng::seed_from_u64(3), &mut trace);
+    /// assert_eq!(rewards[0] + rewards[1], 1.0);
+    /// assert_eq!(trace.len(), 81);
+    /// ```
+    pub fn with_answers(self, answers: Arc<AnswerFactors>) -> Self {
+        HexPlayout { answers: Some(answers), ..self }
     }
 
     /// The same playouts with bridge replies (if on) that also keep a stone's bridge to its own
@@ -577,10 +611,8 @@ impl HexPlayout {
     /// Sets cell `id`'s weights for Black and for White to move, keeping its row's sums (a
     /// filled cell gets `[0, 0]`).
     fn set_weights(&mut self, id: usize, weights: [u32; 2]) {
-        let row = usize::from(self.rows[id]);
         for (side, weight) in weights.into_iter().enumerate() {
-            self.row_sums[side][row] = self.row_sums[side][row] - self.weights[side][id] + weight;
-            self.weights[side][id] = weight;
+            self.set_side_weight(id, side, weight);
         }
     }
 
@@ -645,6 +677,43 @@ impl HexPlayout {
             }
         }
         unreachable!("the weights of the empty cells sum to the rows' sums")
+    }
+
+    /// An empty cell drawn for `side` with the weights of the empty cells among the twelve
+    /// around `last` multiplied by their answer factors, which are then put back.
+    fn draw_answering(&mut self, answers: &AnswerFactors, last: u16, side: usize, rng: &mut McRng) -> u16 {
+        let mut changed = [(NONE, 0u32); PATTERN_CELLS];
+        let around = self.around[usize::from(last)];
+        for (k, &cell) in around.iter().enumerate() {
+            if cell == NONE || self.grid[usize::from(cell)] != EMPTY {
+                continue;
+            }
+            let id = usize::from(cell);
+            let factor = answers.factors[side][LAST_PLACE[k] * RING_CODES + usize::from(self.codes[id])];
+            if factor == PLAYOUT_UNIT as u32 {
+                continue;
+            }
+            let weight = self.weights[side][id];
+            changed[k] = (cell, weight);
+            // At most 2^26 a cell: twelve such cells and a full 19x19 board of the largest
+            // pattern weight (2^20) still sum below 2^32.
+            let answered = ((u64::from(weight) * u64::from(factor)) >> 10).clamp(1, 1 << 26) as u32;
+            self.set_side_weight(id, side, answered);
+        }
+        let cell = self.draw(side, rng);
+        for (id, weight) in changed {
+            if id != NONE {
+                self.set_side_weight(usize::from(id), side, weight);
+            }
+        }
+        cell
+    }
+
+    /// Sets cell `id`'s weight for `side` to move, keeping its row's sum.
+    fn set_side_weight(&mut self, id: usize, side: usize, weight: u32) {
+        let row = usize::from(self.rows[id]);
+        self.row_sums[side][row] = self.row_sums[side][row] - self.weights[side][id] + weight;
+        self.weights[side][id] = weight;
     }
 
     /// The other carrier cell of a bridge of `colour` whose carrier `intruder` just took, if any
@@ -746,8 +815,12 @@ impl HexPlayout {
         if let Some(twelve) = self.twelve.clone() {
             return self.play_out_twelve(&twelve, position, rng, trace);
         }
-        let policy = self.policy.clone();
-        let local = self.local.clone();
+        let answers = self.answers.clone();
+        let policy = match (&self.policy, &answers) {
+            (None, Some(_)) => Some(PlayoutPolicy::flat_shared().clone()),
+            (policy, _) => policy.clone(),
+        };
+        let local = if answers.is_some() { None } else { self.local.clone() };
         let empty = board.empty_cells().count();
         if policy.is_none() && local.is_some() {
             self.read_codes();
@@ -779,9 +852,12 @@ impl HexPlayout {
                 let left = (empty - played) as u32;
                 reply = self.local_reply(local, last, usize::from(me.index()), left, rng);
             }
-            let cell = reply.unwrap_or_else(|| match policy {
-                Some(_) => self.draw(usize::from(me.index()), rng),
-                None => {
+            let cell = reply.unwrap_or_else(|| match (&policy, answers.as_deref(), last) {
+                (Some(_), Some(answers), Some(last)) => {
+                    self.draw_answering(answers, last, usize::from(me.index()), rng)
+                }
+                (Some(_), _, _) => self.draw(usize::from(me.index()), rng),
+                (None, _, _) => {
                     // Cells taken out of order by a reply are skipped here.
                     while self.grid[usize::from(self.order[next])] != EMPTY {
                         next += 1;
@@ -889,6 +965,12 @@ impl PlayoutPolicy {
             }
         }
         PlayoutPolicy { weights }
+    }
+
+    /// The uniform policy ([`PlayoutPolicy::flat`]), built once.
+    fn flat_shared() -> &'static Arc<PlayoutPolicy> {
+        static POLICY: OnceLock<Arc<PlayoutPolicy>> = OnceLock::new();
+        POLICY.get_or_init(|| Arc::new(PlayoutPolicy::flat()))
     }
 
     /// The policy learned from our own self-play and shipped with the crate
@@ -1060,34 +1142,14 @@ impl LocalPolicy {
     /// ```
     pub fn scaled(local: &PatternWeights, scale: f32) -> LocalPolicy {
         let scale = if scale > 0.0 { scale } else { 0.0 };
-        let extra = |ring: u32, place: usize| {
-            let gamma = local.gamma(local_key(ring, place));
+        let extra = |key: u16| {
+            let gamma = local.gamma(u32::from(key));
             ((gamma - 1.0).max(0.0) * scale * PLAYOUT_UNIT).round().min(16_777_216.0) as u32
         };
-        let table = |view: &dyn Fn(u32, usize) -> (u32, usize)| {
-            let mut weights = vec![0; PATTERN_CELLS * RING_CODES];
-            for place in 0..PATTERN_CELLS {
-                for code in 0..RING_CODES as u32 {
-                    let (ring, at) = view(code, place);
-                    weights[place * RING_CODES + code as usize] = extra(ring, at);
-                }
-            }
-            weights
-        };
-        let black = table(&|code, place| (code, place));
-        // White sees the board mirrored in the long diagonal with the colours swapped.
-        let white = table(&|code, place| {
-            let ring = (0..6).fold(0, |view, k| {
-                let state = match (code >> (2 * transposed_place(k))) & 3 {
-                    1 => 2,
-                    2 => 1,
-                    other => other,
-                };
-                view | (state << (2 * k))
-            });
-            (ring, transposed_place(place))
-        });
-        LocalPolicy { weights: [black, white] }
+        let [black, white] = local_keys();
+        LocalPolicy {
+            weights: [black.iter().map(|&k| extra(k)).collect(), white.iter().map(|&k| extra(k)).collect()],
+        }
     }
 
     /// The playouts' local weights learned from our own self-play and shipped with the crate
@@ -1107,6 +1169,92 @@ impl LocalPolicy {
     pub fn extra(&self, to_move: Color, place: usize, code: u32) -> u32 {
         assert!(place < PATTERN_CELLS && (code as usize) < RING_CODES, "place {place}, code {code}");
         self.weights[usize::from(to_move.index())][place * RING_CODES + code as usize]
+    }
+}
+
+/// Per side (Black, White) and `place * RING_CODES + code`, where `place` is where the
+/// opponent's last stone lies among a cell's twelve and `code` the cell's ring code read on the
+/// board: the local-response key ([`crate::patterns::local`]'s code) of the mover's view. Built
+/// once; [`LocalPolicy`], [`AnswerFactors`] and the balancer read their weights through it.
+pub(crate) fn local_keys() -> &'static [Vec<u16>; 2] {
+    static KEYS: OnceLock<[Vec<u16>; 2]> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        let table = |view: &dyn Fn(u32, usize) -> (u32, usize)| {
+            let mut keys = vec![0; PATTERN_CELLS * RING_CODES];
+            for place in 0..PATTERN_CELLS {
+                for code in 0..RING_CODES as u32 {
+                    let (ring, at) = view(code, place);
+                    // Twelve places and twelve bits: every key is below 49,152.
+                    keys[place * RING_CODES + code as usize] = local_key(ring, at) as u16;
+                }
+            }
+            keys
+        };
+        let black = table(&|code, place| (code, place));
+        // White sees the board mirrored in the long diagonal with the colours swapped.
+        let white = table(&|code, place| {
+            let ring = (0..6).fold(0, |view, k| {
+                let state = match (code >> (2 * transposed_place(k))) & 3 {
+                    1 => 2,
+                    2 => 1,
+                    other => other,
+                };
+                view | (state << (2 * k))
+            });
+            (ring, transposed_place(place))
+        });
+        [black, white]
+    })
+}
+
+/// Factors by which weighted playouts answer the last move ([`HexPlayout::with_answers`]):
+/// each move, the weight of every empty cell among the twelve around the opponent's last stone
+/// is multiplied by the strength of its local-response code ([`crate::patterns::local`]), so
+/// that a cell is drawn in proportion to its pattern weight times that factor. Unlike
+/// [`LocalPolicy`]'s extra weights, a factor may be below 1 (a cell the answer makes worse),
+/// and the draw stays one log-linear choice over the whole board, which is what
+/// [`balance()`] learns factors for.
+///
+/// # Examples
+///
+/// ```
+/// use hex::mcts::AnswerFactors;
+/// use hex::patterns::PatternWeights;
+/// use hex::Color;
+///
+/// // No strengths: every factor is 1.
+/// let none = AnswerFactors::new(&PatternWeights::default());
+/// assert!((0..12).all(|place| none.factor(Color::Black, place, 0) == 1.0));
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnswerFactors {
+    /// Per colour to move, per place of the last stone × [`RING_CODES`] + ring code read on the
+    /// board, the factor in units of 1/1024.
+    factors: [Vec<u32>; 2],
+}
+
+impl AnswerFactors {
+    /// The factors of these local-response strengths (a code they do not hold has factor 1),
+    /// kept between 1/1024 and 1024 in whole multiples of 1/1024.
+    pub fn new(local: &PatternWeights) -> AnswerFactors {
+        let factor =
+            |key: u16| (local.gamma(u32::from(key)) * PLAYOUT_UNIT).round().clamp(1.0, 1_048_576.0) as u32;
+        let [black, white] = local_keys();
+        AnswerFactors {
+            factors: [black.iter().map(|&k| factor(k)).collect(), white.iter().map(|&k| factor(k)).collect()],
+        }
+    }
+
+    /// The factor, for `to_move`, of an empty cell whose neighbours read `code` on the board
+    /// when the opponent's last stone is at place `place` of its twelve (as
+    /// [`LocalPolicy::extra`] reads them).
+    ///
+    /// # Panics
+    /// If `place` is not below 12 or `code` not below [`RING_CODES`].
+    pub fn factor(&self, to_move: Color, place: usize, code: u32) -> f64 {
+        assert!(place < PATTERN_CELLS && (code as usize) < RING_CODES, "place {place}, code {code}");
+        f64::from(self.factors[usize::from(to_move.index())][place * RING_CODES + code as usize])
+            / f64::from(PLAYOUT_UNIT)
     }
 }
 
@@ -1166,6 +1314,12 @@ pub struct MctsConfig {
     /// the default: the shipped weights if [`MctsConfig::playout_patterns`], else uniform. A
     /// reference for the whole process, as with [`MctsConfig::patterns`].
     pub playout_weights: Option<&'static PatternWeights>,
+    /// The playouts answer the last move by the factors of these local-response strengths
+    /// ([`AnswerFactors`], [`HexPlayout::with_answers`]), such as [`balance()`] learns beside
+    /// [`MctsConfig::playout_weights`]: the cells around the opponent's last stone have their
+    /// weights multiplied by them. Without playout weights the rest of the board is uniform.
+    /// Takes the place of [`MctsConfig::local_playouts`]. `None` (the default): off.
+    pub answer_factors: Option<&'static PatternWeights>,
     /// The solver's knowledge ([`Solver::analyse`]: proved wins and losses, the must-play
     /// region, inferior cells) prunes the moves of the root and of every node visited this many
     /// times; `None`: off. On boards larger than [`MAX_SOLVER_SIZE`], where the solver does
@@ -1367,6 +1521,7 @@ impl Default for MctsConfig {
             verify_moves: 4,
             playout_patterns: false,
             playout_weights: None,
+            answer_factors: None,
             knowledge_after: None,
             solver_share: None,
             solver_empty: DEFAULT_SOLVER_EMPTY,
@@ -2012,6 +2167,7 @@ impl MctsPlayer {
             (Some(weights), false) => Some(Arc::new(PlayoutPolicy::new(weights))),
             (Some(weights), true) => Some(Arc::new(PlayoutPolicy::new(weights).with_inferior())),
         };
+        let answers = config.answer_factors.map(|factors| Arc::new(AnswerFactors::new(factors)));
         let playout = || {
             let mut playout = HexPlayout::new(config.bridge_replies)
                 .with_edge_bridges(config.edge_bridges)
@@ -2021,6 +2177,9 @@ impl MctsPlayer {
             }
             if let Some(twelve) = &twelve {
                 return playout.with_twelve(twelve.clone());
+            }
+            if let Some(answers) = &answers {
+                return playout.with_answers(answers.clone());
             }
             if config.local_playouts {
                 // The shipped table is built once; a scaled one per player.

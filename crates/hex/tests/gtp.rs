@@ -329,7 +329,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     let mut e = Engine::default();
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] local_scale 1\n[bool] playout_inferior 0\n[string] playout_weights off\n[string] playout_table off\n[string] playout_answers off\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4\n[bool] captured_regions 0\n[string] prove_after off\n[string] prove_nodes 30\n[string] prove_empty 100\n[string] prove_share 0.3\n[string] eval_mix 0\n[string] eval_scale 0.5\n[string] widening off\n[string] net off\n[string] net_after 50\n[string] net_values 0"
+        "[string] player mcts\n[string] time 0.5\n[string] depth 3\n[string] seed 1\n[string] knowledge 200\n[string] solver 0.3\n[string] solver_empty 70\n[string] priors 3\n[string] exploration 0\n[string] rave 500\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] local_scale 1\n[bool] playout_inferior 0\n[string] playout_weights off\n[string] answer_factors off\n[string] playout_table off\n[string] playout_answers off\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4\n[bool] captured_regions 0\n[string] prove_after off\n[string] prove_nodes 30\n[string] prove_empty 100\n[string] prove_share 0.3\n[string] eval_mix 0\n[string] eval_scale 0.5\n[string] widening off\n[string] net off\n[string] net_after 50\n[string] net_values 0"
     );
     ok(&mut e, "param_hex player RANDOM");
     ok(&mut e, "param_hex exploration 0.25");
@@ -349,7 +349,7 @@ fn param_hex_lists_and_sets_the_player_and_its_limits() {
     ok(&mut e, "param_hex priors 1.5");
     assert_eq!(
         ok(&mut e, "param_hex"),
-        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] local_scale 1\n[bool] playout_inferior 0\n[string] playout_weights off\n[string] playout_table off\n[string] playout_answers off\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4\n[bool] captured_regions 0\n[string] prove_after off\n[string] prove_nodes 30\n[string] prove_empty 100\n[string] prove_share 0.3\n[string] eval_mix 0\n[string] eval_scale 0.5\n[string] widening off\n[string] net off\n[string] net_after 50\n[string] net_values 0"
+        "[string] player random\n[string] time 0.25\n[string] depth 5\n[string] seed 42\n[string] knowledge 1000\n[string] solver 0.25\n[string] solver_empty 60\n[string] priors 1.5\n[string] exploration 0.25\n[string] rave 800\n[bool] reuse 0\n[bool] playout_patterns 0\n[string] threads 1\n[string] solver_beside 80\n[bool] fill_in 0\n[bool] inferior 0\n[bool] dominated 0\n[bool] fresh_by_prior 0\n[bool] local_priors 1\n[bool] local_playouts 0\n[string] local_scale 1\n[bool] playout_inferior 0\n[string] playout_weights off\n[string] answer_factors off\n[string] playout_table off\n[string] playout_answers off\n[string] rave_prior 0\n[string] rave_counts off\n[string] expand 1\n[string] vc_answers off\n[string] patterns shipped\n[string] answer_patterns off\n[bool] exploration_in_mean 0\n[string] plain_every 0\n[string] first_play_urgency off\n[bool] edge_bridges 0\n[string] verify off\n[string] verify_moves 4\n[bool] captured_regions 0\n[string] prove_after off\n[string] prove_nodes 30\n[string] prove_empty 100\n[string] prove_share 0.3\n[string] eval_mix 0\n[string] eval_scale 0.5\n[string] widening off\n[string] net off\n[string] net_after 50\n[string] net_values 0"
     );
     ok(&mut e, "param_hex rave off");
     assert_eq!((e.settings().exploration, e.settings().rave), (0.25, None));
@@ -954,6 +954,7 @@ name
 [string] local_scale 1
 [bool] playout_inferior 0
 [string] playout_weights off
+[string] answer_factors off
 [string] playout_table off
 [string] playout_answers off
 [string] rave_prior 0
@@ -1477,8 +1478,8 @@ fn param_hex_patterns_reads_a_weights_file() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// `param_hex answer_patterns FILE`, `playout_weights FILE`, `playout_table FILE` and
-/// `playout_answers FILE` each read a
+/// `param_hex answer_patterns FILE`, `playout_weights FILE`, `answer_factors FILE`,
+/// `playout_table FILE` and `playout_answers FILE` each read a
 /// table, list its name, play with it after the opponent's stone, name the file in their errors
 /// (and keep the table they had), and `off` turns them off. The answer table reads a file in the
 /// edge code too; the playouts' tables refuse one, since the playouts keep stones codes.
@@ -1494,9 +1495,10 @@ fn param_hex_table_files_read_list_play_and_fail_cleanly() {
     let edges = dir.join("edges.txt");
     std::fs::write(&edges, "hex-patterns 1 edges\n000002 50\n").unwrap();
     type Field = fn(&hex::gtp::Settings) -> Option<hex::gtp::PatternsFile>;
-    let tables: [(&str, Field); 4] = [
+    let tables: [(&str, Field); 5] = [
         ("answer_patterns", |s| s.answer_patterns),
         ("playout_weights", |s| s.playout_weights),
+        ("answer_factors", |s| s.answer_factors),
         ("playout_table", |s| s.playout_table),
         ("playout_answers", |s| s.playout_answers),
     ];

@@ -795,3 +795,27 @@ fn playout_weights_replace_the_shipped_ones() {
     assert_ne!(shipped, other);
     assert_ne!(search(base), other);
 }
+
+/// `MctsConfig::answer_factors` plays with the factors it is given: factors of 1 leave the
+/// weighted playouts as they were, move for move, and factors that favour answering one shape
+/// heavily change the search.
+#[test]
+fn answer_factors_answer_the_last_move() {
+    use hex::patterns::{PatternWeights, local};
+    let (position, cells) = hex::play_moves(7, ["d4", "c5"]).unwrap();
+    let search = |config: MctsConfig| {
+        let mut player = MctsPlayer::new(config);
+        player.decide(&position);
+        let result = player.last_result().expect("a search ran").clone();
+        result.moves.iter().map(|m| (m.mv, m.visits)).collect::<Vec<_>>()
+    };
+    let flat: &'static PatternWeights = Box::leak(Box::new(PatternWeights::default()));
+    let base = MctsConfig { seed: 4, playout_weights: Some(flat), ..MctsConfig::iterations(2_000) };
+    let weighted = search(base);
+    assert_eq!(weighted, search(MctsConfig { answer_factors: Some(flat), ..base }));
+    // The cell beside White's c5 on its other side, answered a thousand times as often.
+    let beside = hex::parse_cell("b5", 7).unwrap();
+    let key = local(&position, beside, cells[1]).expect("b5 is one of c5's twelve");
+    let skewed: &'static PatternWeights = Box::leak(Box::new(PatternWeights::from_pairs([(key, 1000.0)])));
+    assert_ne!(weighted, search(MctsConfig { answer_factors: Some(skewed), ..base }));
+}

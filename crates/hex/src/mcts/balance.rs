@@ -4,9 +4,9 @@ use rand::RngExt;
 use rand::SeedableRng;
 use search_core::mcts::McRng;
 
-use super::{EMPTY, HexPlayout, NONE, grid_colour, white_view};
+use super::{EMPTY, HexPlayout, LAST_PLACE, NONE, grid_colour, local_keys, white_view};
 use crate::board::{Cell, Position};
-use crate::patterns::{PatternCode, PatternWeights, RING_CODES, ring};
+use crate::patterns::{LOCAL_CODES, PATTERN_CELLS, PatternCode, PatternWeights, RING_CODES, ring};
 
 /// The largest |log γ| balancing gives a pattern: [`PlayoutPolicy`](super::PlayoutPolicy)
 /// keeps γ between 1/1024 and 1024 (whole multiples of 1/1024), and e⁶ ≈ 403 stays inside.
@@ -74,6 +74,9 @@ pub struct Balanced {
     /// The balanced weights, for [`PlayoutPolicy::new`](super::PlayoutPolicy::new): every
     /// six-cell pattern whose γ is not 1.
     pub weights: PatternWeights,
+    /// The balanced answer factors, for [`AnswerFactors::new`](super::AnswerFactors::new):
+    /// every local-response code whose factor is not 1; `None` if they were not balanced.
+    pub answers: Option<PatternWeights>,
     /// The held-out error of the starting weights; `None` without held-out positions.
     pub start_held_out_error: Option<f64>,
     /// Each pass.
@@ -83,7 +86,7 @@ pub struct Balanced {
 /// Why [`balance()`] or [`playout_error`] cannot run.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum BalanceError {
-    /// The starting weights are not six-cell weights in the stones code.
+    /// The starting weights or answer factors are not in the stones code.
     #[error("playout weights are read in the stones code; these weights are in the edge code")]
     EdgeCode,
     /// A target's value is not a probability.
@@ -115,6 +118,7 @@ pub enum BalanceError {
 
 /// The weights as a table of `θ = log γ` per canonical ring code, with the per-board-code
 /// look-ups the playouts need.
+#[derive(Clone)]
 struct Table {
     /// Per canonical ring code, log γ.
     theta: Vec<f64>,
@@ -123,14 +127,68 @@ struct Table {
     index: [Vec<u16>; 2],
     /// Per side and ring code read on the board: γ for that side to move.
     gammas: [Vec<f64>; 2],
+    /// The answer factors, if they are balanced too.
+    answers: Option<Answers>,
+}
+
+/// The answer factors as a table of `φ = log factor` per local-response key, with the
+/// per-board-code look-ups the playouts need.
+#[derive(Clone)]
+struct Answers {
+    /// Per local-response key, log factor.
+    phi: Vec<f64>,
+    /// Per side and `place × RING_CODES + ring code read on the board`: the factor.
+    factors: [Vec<f64>; 2],
+    /// Per key, the `(side, place × RING_CODES + code)` entries of `factors` it gives.
+    entries: Vec<Vec<(u8, u32)>>,
+}
+
+impl Answers {
+    fn new(start: &PatternWeights) -> Answers {
+        let phi: Vec<f64> = (0..LOCAL_CODES as u32).map(|key| f64::from(start.gamma(key)).ln()).collect();
+        let mut entries = vec![Vec::new(); LOCAL_CODES];
+        for (side, keys) in local_keys().iter().enumerate() {
+            for (i, &key) in keys.iter().enumerate() {
+                entries[usize::from(key)].push((side as u8, i as u32));
+            }
+        }
+        let [black, white] = local_keys();
+        let factors = [
+            black.iter().map(|&k| phi[usize::from(k)].exp()).collect(),
+            white.iter().map(|&k| phi[usize::from(k)].exp()).collect(),
+        ];
+        Answers { phi, factors, entries }
+    }
+
+    /// Reads the factors of these keys again from φ.
+    fn refresh(&mut self, keys: &[u16]) {
+        for &key in keys {
+            let factor = self.phi[usize::from(key)].exp();
+            for &(side, i) in &self.entries[usize::from(key)] {
+                self.factors[usize::from(side)][i as usize] = factor;
+            }
+        }
+    }
+
+    /// The factors of φ: every key whose factor is not 1.
+    fn weights(&self) -> PatternWeights {
+        PatternWeights::from_pairs(
+            self.phi
+                .iter()
+                .enumerate()
+                .filter(|&(_, &p)| p.abs() > 1e-9)
+                .map(|(key, &p)| (key as u32, p.exp() as f32)),
+        )
+    }
 }
 
 impl Table {
-    fn new(weights: &PatternWeights) -> Table {
+    fn new(weights: &PatternWeights, answers: Option<&PatternWeights>) -> Table {
         let theta = (0..RING_CODES as u32).map(|code| f64::from(weights.gamma(code)).ln()).collect();
         let black: Vec<u16> = (0..RING_CODES as u32).map(|code| ring(code) as u16).collect();
         let white: Vec<u16> = (0..RING_CODES as u32).map(|code| ring(white_view(code)) as u16).collect();
-        let mut table = Table { theta, index: [black, white], gammas: [Vec::new(), Vec::new()] };
+        let answers = answers.map(Answers::new);
+        let mut table = Table { theta, index: [black, white], gammas: [Vec::new(), Vec::new()], answers };
         table.refresh();
         table
     }
@@ -163,8 +221,8 @@ struct Score {
 }
 
 impl Score {
-    fn new() -> Score {
-        Score { values: vec![0.0; RING_CODES], touched: Vec::new(), seen: vec![false; RING_CODES] }
+    fn new(len: usize) -> Score {
+        Score { values: vec![0.0; len], touched: Vec::new(), seen: vec![false; len] }
     }
 
     #[inline]
@@ -191,6 +249,28 @@ impl Score {
             into.add(code, weight * self.values[usize::from(code)]);
         }
         self.clear();
+    }
+}
+
+/// The scores of the six-cell weights and of the answer factors.
+struct Scores {
+    global: Score,
+    local: Score,
+}
+
+impl Scores {
+    fn new() -> Scores {
+        Scores { global: Score::new(RING_CODES), local: Score::new(LOCAL_CODES) }
+    }
+
+    fn drain_into(&mut self, weight: f64, into: &mut Scores) {
+        self.global.drain_into(weight, &mut into.global);
+        self.local.drain_into(weight, &mut into.local);
+    }
+
+    fn clear(&mut self) {
+        self.global.clear();
+        self.local.clear();
     }
 }
 
@@ -235,6 +315,12 @@ fn usable(targets: &[BalanceTarget]) -> Result<Vec<&BalanceTarget>, BalanceError
 /// The playouts are [`HexPlayout`]'s weighted playouts, bridge replies included: the process
 /// the weights are balanced for is the one they play in.
 ///
+/// With `answers` given, the playouts also answer the last move by factors
+/// ([`HexPlayout::with_answers`]), and the factors are balanced from these, beside the
+/// six-cell weights: each draw is still one log-linear choice, a cell near the opponent's last
+/// stone weighted by `γ · e^φ`, so `φ`, the log factor of each local-response code, gets its
+/// score the same way. `None`: playouts without answers, only the weights balanced.
+///
 /// ```
 /// use hex::mcts::{BalanceConfig, BalanceTarget, balance};
 /// use hex::patterns::PatternWeights;
@@ -245,17 +331,19 @@ fn usable(targets: &[BalanceTarget]) -> Result<Vec<&BalanceTarget>, BalanceError
 /// let (position, cells) = play_moves(3, ["b1", "a2", "b3", "c2"]).unwrap();
 /// let target = BalanceTarget { position, last: Some(cells[3]), black_wins: 1.0 };
 /// let config = BalanceConfig { epochs: 2, playouts: 8, judge_playouts: 16, ..BalanceConfig::default() };
-/// let balanced = balance(&PatternWeights::default(), &[target.clone()], &[target], &config).unwrap();
+/// let balanced = balance(&PatternWeights::default(), None, &[target.clone()], &[target], &config).unwrap();
 /// assert_eq!(balanced.epochs.len(), 2);
 /// assert!(balanced.epochs[1].held_out_error.unwrap() <= 1.0);
+/// assert_eq!(balanced.answers, None);
 /// ```
 pub fn balance(
     start: &PatternWeights,
+    answers: Option<&PatternWeights>,
     train: &[BalanceTarget],
     held_out: &[BalanceTarget],
     config: &BalanceConfig,
 ) -> Result<Balanced, BalanceError> {
-    if start.code() != PatternCode::Stones {
+    if start.code() != PatternCode::Stones || answers.is_some_and(|a| a.code() != PatternCode::Stones) {
         return Err(BalanceError::EdgeCode);
     }
     if config.playouts < 2 {
@@ -269,7 +357,7 @@ pub fn balance(
     if train.is_empty() {
         return Err(BalanceError::NoTargets);
     }
-    let mut table = Table::new(start);
+    let mut table = Table::new(start, answers);
     let mut rng = McRng::seed_from_u64(config.seed);
     let mut playout = HexPlayout::new(config.bridge_replies);
     let judge = |table: &Table, playout: &mut HexPlayout, rng: &mut McRng| {
@@ -278,8 +366,8 @@ pub fn balance(
     };
     let start_held_out_error = judge(&table, &mut playout, &mut rng);
     let mut order: Vec<usize> = (0..train.len()).collect();
-    let mut gradient = Score::new();
-    let mut score = Score::new();
+    let mut gradient = Scores::new();
+    let mut score = Scores::new();
     let mut epochs = Vec::new();
     for epoch in 1..=config.epochs {
         for i in (1..order.len()).rev() {
@@ -296,12 +384,20 @@ pub fn balance(
             }
             let step = config.rate * (target.black_wins - mean) / f64::from(config.playouts);
             if step != 0.0 {
-                for &code in &gradient.touched {
+                for &code in &gradient.global.touched {
                     let theta = &mut table.theta[usize::from(code)];
-                    *theta = (*theta + step * gradient.values[usize::from(code)])
+                    *theta = (*theta + step * gradient.global.values[usize::from(code)])
                         .clamp(-MAX_LOG_GAMMA, MAX_LOG_GAMMA);
                 }
                 table.refresh();
+                if let Some(answers) = table.answers.as_mut() {
+                    for &key in &gradient.local.touched {
+                        let phi = &mut answers.phi[usize::from(key)];
+                        *phi = (*phi + step * gradient.local.values[usize::from(key)])
+                            .clamp(-MAX_LOG_GAMMA, MAX_LOG_GAMMA);
+                    }
+                    answers.refresh(&gradient.local.touched);
+                }
             }
             gradient.clear();
         }
@@ -309,13 +405,14 @@ pub fn balance(
         let held_out_error = judge(&table, &mut playout, &mut rng);
         epochs.push(BalanceEpoch { epoch, train_error, held_out_error });
     }
-    Ok(Balanced { weights: table.weights(), start_held_out_error, epochs })
+    let answers = table.answers.as_ref().map(Answers::weights);
+    Ok(Balanced { weights: table.weights(), answers, start_held_out_error, epochs })
 }
 
 /// The mean of `(V* − V̂)²` over the unfinished `targets`, each `V̂` the mean result of
 /// `playouts` weighted playouts with `weights` ([`PlayoutPolicy::new`](super::PlayoutPolicy::new)'s
-/// draw, as exact numbers rather than whole multiples of 1/1024), seeded by `seed`; 0 if
-/// none is unfinished.
+/// draw, as exact numbers rather than whole multiples of 1/1024) and, if given, the factors
+/// of `answers` ([`HexPlayout::with_answers`]), seeded by `seed`; 0 if none is unfinished.
 ///
 /// ```
 /// use hex::mcts::{BalanceTarget, playout_error};
@@ -327,24 +424,25 @@ pub fn balance(
 /// // then, so their mean is off the value.
 /// let (position, cells) = play_moves(3, ["a1", "b2", "c3", "c2"]).unwrap();
 /// let target = BalanceTarget { position, last: Some(cells[3]), black_wins: 0.0 };
-/// let error = playout_error(&PatternWeights::default(), &[target], 64, 1, true).unwrap();
+/// let error = playout_error(&PatternWeights::default(), None, &[target], 64, 1, true).unwrap();
 /// assert!(error > 0.0 && error < 1.0);
 /// ```
 pub fn playout_error(
     weights: &PatternWeights,
+    answers: Option<&PatternWeights>,
     targets: &[BalanceTarget],
     playouts: u32,
     seed: u64,
     bridge_replies: bool,
 ) -> Result<f64, BalanceError> {
-    if weights.code() != PatternCode::Stones {
+    if weights.code() != PatternCode::Stones || answers.is_some_and(|a| a.code() != PatternCode::Stones) {
         return Err(BalanceError::EdgeCode);
     }
     let targets = usable(targets)?;
     if targets.is_empty() {
         return Ok(0.0);
     }
-    let table = Table::new(weights);
+    let table = Table::new(weights, answers);
     let mut rng = McRng::seed_from_u64(seed);
     Ok(mean_error(&targets, &table, playouts.max(1), &mut HexPlayout::new(bridge_replies), &mut rng))
 }
@@ -377,15 +475,16 @@ fn playout_mean(
 
 impl HexPlayout {
     /// One playout from the target's position, drawing every move that is not a bridge reply
-    /// in proportion to the table's γ, and with `score`, adding each drawn move's
-    /// `∇θ log π(a | s)` to it (per canonical code: 1 for the drawn cell's pattern, less each
-    /// empty cell's chance for its own). Whether Black connected.
+    /// in proportion to the table's γ (times the answer factors of the cells around the last
+    /// stone, if the table has them), and with `score`, adding each drawn move's
+    /// `∇ log π(a | s)` to it (per canonical code and per local-response key: 1 for the drawn
+    /// cell's, less each empty cell's chance for its own). Whether Black connected.
     fn scored_playout(
         &mut self,
         target: &BalanceTarget,
         table: &Table,
         rng: &mut McRng,
-        mut score: Option<&mut Score>,
+        mut score: Option<&mut Scores>,
     ) -> bool {
         let position = &target.position;
         let size = position.size();
@@ -395,6 +494,9 @@ impl HexPlayout {
         self.grid.extend(board.cells().map(|cell| board.get(cell).map_or(EMPTY, grid_colour)));
         self.read_codes();
         let cells = self.grid.len();
+        // Per cell, its answer factor for the current draw (1 away from the last stone).
+        let mut factor = vec![1.0; cells];
+        let keys = local_keys();
         let mut last = target.last.map(|cell| cell.id(size) as u16);
         let mut me = position.to_move();
         for _ in 0..board.empty_cells().count() {
@@ -406,11 +508,24 @@ impl HexPlayout {
             let cell = match reply {
                 Some(cell) => cell,
                 None => {
+                    // The empty cells near the last stone with their keys and factors.
+                    let mut near = [(NONE, 0u16); PATTERN_CELLS];
+                    if let (Some(answers), Some(last)) = (table.answers.as_ref(), last) {
+                        for (k, &c) in self.around[usize::from(last)].iter().enumerate() {
+                            if c == NONE || self.grid[usize::from(c)] != EMPTY {
+                                continue;
+                            }
+                            let i = LAST_PLACE[k] * RING_CODES + usize::from(self.codes[usize::from(c)]);
+                            factor[usize::from(c)] = answers.factors[side][i];
+                            near[k] = (c, keys[side][i]);
+                        }
+                    }
                     let gammas = &table.gammas[side];
                     let index = &table.index[side];
+                    let weight = |id: usize, codes: &[u16]| gammas[usize::from(codes[id])] * factor[id];
                     let total: f64 = (0..cells)
                         .filter(|&id| self.grid[id] == EMPTY)
-                        .map(|id| gammas[usize::from(self.codes[id])])
+                        .map(|id| weight(id, &self.codes))
                         .sum();
                     let mut x = rng.random_range(0.0..total);
                     let mut chosen = NONE;
@@ -419,24 +534,30 @@ impl HexPlayout {
                         if self.grid[id] != EMPTY {
                             continue;
                         }
-                        let code = usize::from(self.codes[id]);
-                        let gamma = gammas[code];
+                        let w = weight(id, &self.codes);
                         if let Some(score) = score.as_deref_mut() {
-                            score.add(index[code], -gamma / total);
+                            score.global.add(index[usize::from(self.codes[id])], -w / total);
                         }
                         fallback = id as u16;
                         if chosen == NONE {
-                            if x < gamma {
+                            if x < w {
                                 chosen = id as u16;
                             } else {
-                                x -= gamma;
+                                x -= w;
                             }
                         }
                     }
                     // Rounding can leave the draw past the last cell: it is the last cell's.
                     let chosen = if chosen == NONE { fallback } else { chosen };
                     if let Some(score) = score.as_deref_mut() {
-                        score.add(index[usize::from(self.codes[usize::from(chosen)])], 1.0);
+                        for (c, key) in near.into_iter().filter(|&(c, _)| c != NONE) {
+                            let w = weight(usize::from(c), &self.codes);
+                            score.local.add(key, if c == chosen { 1.0 } else { 0.0 } - w / total);
+                        }
+                        score.global.add(index[usize::from(self.codes[usize::from(chosen)])], 1.0);
+                    }
+                    for (c, _) in near.into_iter().filter(|&(c, _)| c != NONE) {
+                        factor[usize::from(c)] = 1.0;
                     }
                     chosen
                 }
@@ -455,9 +576,11 @@ mod tests {
     use crate::board::{Color, HexMove};
     use crate::play_moves;
 
-    /// Black's exact chance to win from `position` when every move is drawn by the table's γ
-    /// (no bridge replies): the sum over every order of the empty cells, by recursion.
-    fn exact(position: &Position, table: &Table) -> f64 {
+    /// Black's exact chance to win from `position` after the stone at `last` when every move
+    /// is drawn by the table's γ and, if it has them, the answer factors of the cells around
+    /// the last stone, read by [`crate::patterns::local`] (no bridge replies): the sum over
+    /// every order of the empty cells, by recursion.
+    fn exact(position: &Position, last: Option<Cell>, table: &Table) -> f64 {
         if let Some(winner) = position.winner() {
             return f64::from(u8::from(winner == Color::Black));
         }
@@ -467,12 +590,38 @@ mod tests {
             unreachable!("a full board has a winner");
         }
         let side = usize::from(position.to_move().index());
-        let gamma = |cell: Cell| table.gammas[side][ring_code(position, cell) as usize];
-        let total: f64 = empty.iter().map(|&c| gamma(c)).sum();
+        let weight = |cell: Cell| {
+            let gamma = table.gammas[side][ring_code(position, cell) as usize];
+            let key = last.and_then(|last| crate::patterns::local(position, cell, last));
+            match (table.answers.as_ref(), key) {
+                (Some(answers), Some(key)) => gamma * answers.phi[key as usize].exp(),
+                _ => gamma,
+            }
+        };
+        let total: f64 = empty.iter().map(|&c| weight(c)).sum();
         empty
             .iter()
-            .map(|&c| gamma(c) / total * exact(&position.play(HexMove::Place(c)).unwrap(), table))
+            .map(|&c| weight(c) / total * exact(&position.play(HexMove::Place(c)).unwrap(), Some(c), table))
             .sum()
+    }
+
+    /// A table of uneven weights, and with `answers` uneven answer factors too, so that the
+    /// draw is far from uniform.
+    fn uneven(answers: bool) -> Table {
+        let none = PatternWeights::default();
+        let mut table = Table::new(&none, answers.then_some(&none));
+        for (code, t) in table.theta.iter_mut().enumerate() {
+            *t = ((code * 7919) % 11) as f64 / 5.0 - 1.0;
+        }
+        table.refresh();
+        if let Some(answers) = table.answers.as_mut() {
+            for (key, phi) in answers.phi.iter_mut().enumerate() {
+                *phi = ((key * 104_729) % 13) as f64 / 4.0 - 1.5;
+            }
+            let all: Vec<u16> = (0..LOCAL_CODES as u16).collect();
+            answers.refresh(&all);
+        }
+        table
     }
 
     /// The ring code of an empty cell as the playouts read it, computed afresh: place `k` of
@@ -504,72 +653,123 @@ mod tests {
 
     #[test]
     fn the_playouts_draw_as_the_exact_process_does() {
-        let mut table = Table::new(&PatternWeights::default());
-        // Some patterns strong, some weak, so that the draw is far from uniform.
-        for (code, t) in table.theta.iter_mut().enumerate() {
-            *t = ((code * 7919) % 11) as f64 / 5.0 - 1.0;
+        for (answers, moves) in [(false, &["b2"][..]), (true, &["b2"][..]), (true, &["a1", "c2"][..])] {
+            let table = uneven(answers);
+            let t = target(moves, 0.0);
+            let want = exact(&t.position, t.last, &table);
+            let mut rng = McRng::seed_from_u64(5);
+            let mut playout = HexPlayout::new(false);
+            let n = 40_000;
+            let got = playout_mean(&t, &table, n, &mut playout, &mut rng);
+            let sigma = (want * (1.0 - want) / f64::from(n)).sqrt();
+            assert!(
+                (got - want).abs() < 5.0 * sigma,
+                "{moves:?}, answers {answers}: playouts {got}, exact {want}"
+            );
         }
-        table.refresh();
-        let t = target(&["b2"], 0.0);
-        let want = exact(&t.position, &table);
-        let mut rng = McRng::seed_from_u64(5);
-        let mut playout = HexPlayout::new(false);
-        let n = 40_000;
-        let got = playout_mean(&t, &table, n, &mut playout, &mut rng);
-        let sigma = (want * (1.0 - want) / f64::from(n)).sqrt();
-        assert!((got - want).abs() < 5.0 * sigma, "playouts {got}, exact {want}");
+    }
+
+    /// The engine's playouts with these weights and factors ([`HexPlayout::with_policy`],
+    /// [`HexPlayout::with_answers`]) draw as the balanced process does: their mean is the
+    /// exact value of the table they were written from.
+    #[test]
+    fn the_engine_plays_the_balanced_process() {
+        use crate::mcts::{AnswerFactors, PlayoutPolicy};
+        use crate::rules::HexGame;
+        use search_core::mcts::Playout;
+        use std::sync::Arc;
+
+        let table = uneven(true);
+        let (weights, answers) = (table.weights(), table.answers.as_ref().unwrap().weights());
+        for moves in [&["b2"][..], &["a1", "c2"][..]] {
+            let t = target(moves, 0.0);
+            let want = exact(&t.position, t.last, &table);
+            let mut playout = HexPlayout::new(false)
+                .with_policy(Arc::new(PlayoutPolicy::new(&weights)))
+                .with_answers(Arc::new(AnswerFactors::new(&answers)));
+            let mut rng = McRng::seed_from_u64(7);
+            let last = (t.position.to_move().opponent().index(), HexMove::Place(t.last.unwrap()));
+            let n = 40_000;
+            let mut black = 0.0;
+            for _ in 0..n {
+                let mut trace = vec![last];
+                black += playout.playout(&HexGame::new(3), &t.position, &mut rng, &mut trace)[0];
+            }
+            let got = black / f64::from(n);
+            let sigma = (want * (1.0 - want) / f64::from(n)).sqrt();
+            assert!((got - want).abs() < 5.0 * sigma + 1e-3, "{moves:?}: engine {got}, exact {want}");
+        }
+    }
+
+    /// The answers change the exact value, so the tests above can tell the factors from none.
+    #[test]
+    fn the_answer_factors_change_the_exact_value() {
+        let t = target(&["a1", "c2"], 0.0);
+        let (plain, answered) =
+            (exact(&t.position, t.last, &uneven(false)), exact(&t.position, t.last, &uneven(true)));
+        assert!((plain - answered).abs() > 0.03, "{plain} against {answered}");
     }
 
     #[test]
     fn the_score_estimates_the_gradient_of_the_exact_value() {
-        let mut table = Table::new(&PatternWeights::default());
-        for (code, t) in table.theta.iter_mut().enumerate() {
-            *t = ((code * 104_729) % 7) as f64 / 4.0 - 0.75;
-        }
-        table.refresh();
+        let table = uneven(true);
         // Six empty cells: the exact value sums 720 orders.
         let t = target(&["a1", "b2", "c3"], 0.0);
         let mut rng = McRng::seed_from_u64(9);
         let mut playout = HexPlayout::new(false);
         let n = 20_000;
-        let mut score = Score::new();
-        let mut sums: std::collections::HashMap<u16, (f64, f64)> = std::collections::HashMap::new();
-        for _ in 0..n {
-            let z = f64::from(u8::from(playout.scored_playout(&t, &table, &mut rng, Some(&mut score))));
+        let mut score = Scores::new();
+        type Sums = std::collections::HashMap<u16, (f64, f64)>;
+        let (mut global, mut local) = (Sums::new(), Sums::new());
+        let add = |sums: &mut Sums, score: &Score, z: f64| {
             for &code in &score.touched {
                 let v = z * score.values[usize::from(code)];
                 let entry = sums.entry(code).or_default();
                 entry.0 += v;
                 entry.1 += v * v;
             }
+        };
+        for _ in 0..n {
+            let z = f64::from(u8::from(playout.scored_playout(&t, &table, &mut rng, Some(&mut score))));
+            add(&mut global, &score.global, z);
+            add(&mut local, &score.local, z);
             score.clear();
         }
-        // The eight patterns whose scores vary most, each against a finite difference.
-        let mut codes: Vec<(u16, (f64, f64))> = sums.into_iter().collect();
-        codes.sort_by(|a, b| b.1.1.total_cmp(&a.1.1).then(a.0.cmp(&b.0)));
-        codes.truncate(8);
-        assert_eq!(codes.len(), 8);
-        for (code, (sum, sum_sq)) in codes {
-            let code = usize::from(code);
-            assert_eq!(ring(code as u32) as usize, code, "scores go to canonical codes only");
-            let mean = sum / f64::from(n);
-            let sigma = ((sum_sq / f64::from(n) - mean * mean) / f64::from(n)).sqrt();
-            let h = 1e-4;
-            let at = |delta: f64| {
-                let mut moved = Table {
-                    theta: table.theta.clone(),
-                    index: table.index.clone(),
-                    gammas: [vec![], vec![]],
+        // The eight patterns and the eight answer keys whose scores vary most, each against a
+        // finite difference of the exact value.
+        for (answers, sums) in [(false, global), (true, local)] {
+            let mut codes: Vec<(u16, (f64, f64))> = sums.into_iter().collect();
+            codes.sort_by(|a, b| b.1.1.total_cmp(&a.1.1).then(a.0.cmp(&b.0)));
+            codes.truncate(8);
+            assert_eq!(codes.len(), 8, "answers {answers}");
+            for (code, (sum, sum_sq)) in codes {
+                let code = usize::from(code);
+                if !answers {
+                    assert_eq!(ring(code as u32) as usize, code, "scores go to canonical codes only");
+                }
+                let mean = sum / f64::from(n);
+                let sigma = ((sum_sq / f64::from(n) - mean * mean) / f64::from(n)).sqrt();
+                let h = 1e-4;
+                let at = |delta: f64| {
+                    let mut moved = table.clone();
+                    match moved.answers.as_mut().filter(|_| answers) {
+                        Some(a) => {
+                            a.phi[code] += delta;
+                            a.refresh(&[code as u16]);
+                        }
+                        None => {
+                            moved.theta[code] += delta;
+                            moved.refresh();
+                        }
+                    }
+                    exact(&t.position, t.last, &moved)
                 };
-                moved.theta[code] += delta;
-                moved.refresh();
-                exact(&t.position, &moved)
-            };
-            let derivative = (at(h) - at(-h)) / (2.0 * h);
-            assert!(
-                (mean - derivative).abs() < 5.0 * sigma + 1e-3,
-                "code {code:03x}: estimate {mean} ± {sigma}, exact {derivative}"
-            );
+                let derivative = (at(h) - at(-h)) / (2.0 * h);
+                assert!(
+                    (mean - derivative).abs() < 5.0 * sigma + 1e-3,
+                    "answers {answers}, code {code:04x}: estimate {mean} ± {sigma}, exact {derivative}"
+                );
+            }
         }
     }
 
@@ -590,15 +790,26 @@ mod tests {
             bridge_replies: true,
             seed: 3,
         };
-        let balanced = balance(&PatternWeights::default(), &wins, &wins[..1], &config).unwrap();
-        assert_eq!(balanced.epochs.len(), 20);
-        assert!(
-            balanced.start_held_out_error.is_some()
-                && balanced.epochs.iter().all(|e| e.held_out_error.is_some())
-        );
-        let before = playout_error(&PatternWeights::default(), &wins, 2000, 4, true).unwrap();
-        let after = playout_error(&balanced.weights, &wins, 2000, 4, true).unwrap();
-        assert!(after < 0.8 * before, "error {before} before, {after} after");
+        let none = PatternWeights::default();
+        let before = playout_error(&none, None, &wins, 2000, 4, true).unwrap();
+        // The weights alone, then the weights and the answer factors together.
+        for answers in [None, Some(&none)] {
+            let balanced = balance(&none, answers, &wins, &wins[..1], &config).unwrap();
+            assert_eq!(balanced.epochs.len(), 20);
+            assert!(
+                balanced.start_held_out_error.is_some()
+                    && balanced.epochs.iter().all(|e| e.held_out_error.is_some())
+            );
+            assert_eq!(balanced.answers.is_some(), answers.is_some());
+            assert!(balanced.answers.as_ref().is_none_or(|a| !a.is_empty()), "the factors moved");
+            let after =
+                playout_error(&balanced.weights, balanced.answers.as_ref(), &wins, 2000, 4, true).unwrap();
+            assert!(
+                after < 0.8 * before,
+                "answers {}: error {before} before, {after} after",
+                answers.is_some()
+            );
+        }
     }
 
     #[test]
@@ -612,11 +823,11 @@ mod tests {
             bridge_replies: true,
             seed: 11,
         };
-        let once = balance(&PatternWeights::default(), &targets, &targets, &config).unwrap();
-        assert_eq!(once, balance(&PatternWeights::default(), &targets, &targets, &config).unwrap());
+        let once = balance(&PatternWeights::default(), None, &targets, &targets, &config).unwrap();
+        assert_eq!(once, balance(&PatternWeights::default(), None, &targets, &targets, &config).unwrap());
         assert!(!once.weights.is_empty(), "three passes moved some weights");
         let other = BalanceConfig { seed: 12, ..config };
-        assert_ne!(once, balance(&PatternWeights::default(), &targets, &targets, &other).unwrap());
+        assert_ne!(once, balance(&PatternWeights::default(), None, &targets, &targets, &other).unwrap());
     }
 
     #[test]
@@ -626,30 +837,30 @@ mod tests {
         let mut bad = good.clone();
         bad.black_wins = 1.5;
         assert_eq!(
-            balance(&PatternWeights::default(), &[bad], &[], &config),
+            balance(&PatternWeights::default(), None, &[bad], &[], &config),
             Err(BalanceError::BadValue { index: 0, value: 1.5 })
         );
         let mut bad = good.clone();
         bad.last = Some(Cell::new(0, 0));
         assert!(matches!(
-            balance(&PatternWeights::default(), &[bad], &[], &config),
+            balance(&PatternWeights::default(), None, &[bad], &[], &config),
             Err(BalanceError::BadLast { .. })
         ));
         let few = BalanceConfig { playouts: 1, ..config };
         assert_eq!(
-            balance(&PatternWeights::default(), std::slice::from_ref(&good), &[], &few),
+            balance(&PatternWeights::default(), None, std::slice::from_ref(&good), &[], &few),
             Err(BalanceError::TooFewPlayouts(1))
         );
         let rate = BalanceConfig { rate: f64::NAN, ..config };
         assert!(matches!(
-            balance(&PatternWeights::default(), std::slice::from_ref(&good), &[], &rate),
+            balance(&PatternWeights::default(), None, std::slice::from_ref(&good), &[], &rate),
             Err(BalanceError::BadRate(_))
         ));
         let (done, _) = play_moves(2, ["a1", "b1", "a2"]).unwrap();
         assert!(done.winner().is_some());
         let finished = BalanceTarget { position: done, last: None, black_wins: 1.0 };
         assert_eq!(
-            balance(&PatternWeights::default(), &[finished], &[], &config),
+            balance(&PatternWeights::default(), None, &[finished], &[], &config),
             Err(BalanceError::NoTargets)
         );
     }
