@@ -173,8 +173,11 @@
 //!   positions near where self-play games are decided, the playouts' squared error on held-out
 //!   positions fell from 0.232 to 0.225 (a constant guess: 0.245), and in play against MoHex
 //!   they won 25 of 60 games on 9×9 and 5 of 20 on 11×11, where the engine without them won 24
-//!   and 5 of the same games beside them (session 75 in `docs/benzene.md`). They cost little
-//!   time: the weights are six-cell, and the knowledge takes much of each move.
+//!   and 5 of the same games beside them (session 75 in `docs/benzene.md`). Balanced longer
+//!   (held-out error 0.188), they won 37 of 100 on 9×9 where the engine without them won 32
+//!   beside them (session 76). They cost little time: the weights are six-cell, and the
+//!   knowledge takes much of each move. Answer factors ([`MctsConfig::answer_factors`])
+//!   balanced beside them did not lower the held-out error: not played yet.
 //!
 //! - **Threads** ([`MctsConfig::threads`], 1 by default): root parallelism
 //!   ([`search_core::mcts::search_root_parallel`]): each thread grows its own tree with its own
