@@ -779,12 +779,7 @@ fn the_static_evaluation_mixed_into_playouts_favours_the_side_closer_to_connecti
 fn playout_weights_replace_the_shipped_ones() {
     use hex::patterns::PatternWeights;
     let (position, _) = hex::play_moves(7, ["d4", "c5"]).unwrap();
-    let search = |config: MctsConfig| {
-        let mut player = MctsPlayer::new(config);
-        player.decide(&position);
-        let result = player.last_result().expect("a search ran").clone();
-        result.moves.iter().map(|m| (m.mv, m.visits)).collect::<Vec<_>>()
-    };
+    let search = |config: MctsConfig| root_moves(&position, config);
     let base = MctsConfig { seed: 4, ..MctsConfig::iterations(2_000) };
     let shipped = search(MctsConfig { playout_patterns: true, ..base });
     let given = search(MctsConfig { playout_weights: Some(PatternWeights::shipped_playout()), ..base });
@@ -803,12 +798,7 @@ fn playout_weights_replace_the_shipped_ones() {
 fn answer_factors_answer_the_last_move() {
     use hex::patterns::{PatternWeights, local};
     let (position, cells) = hex::play_moves(7, ["d4", "c5"]).unwrap();
-    let search = |config: MctsConfig| {
-        let mut player = MctsPlayer::new(config);
-        player.decide(&position);
-        let result = player.last_result().expect("a search ran").clone();
-        result.moves.iter().map(|m| (m.mv, m.visits)).collect::<Vec<_>>()
-    };
+    let search = |config: MctsConfig| root_moves(&position, config);
     let flat: &'static PatternWeights = Box::leak(Box::new(PatternWeights::default()));
     let base = MctsConfig { seed: 4, playout_weights: Some(flat), ..MctsConfig::iterations(2_000) };
     let weighted = search(base);
@@ -818,4 +808,12 @@ fn answer_factors_answer_the_last_move() {
     let key = local(&position, beside, cells[1]).expect("b5 is one of c5's twelve");
     let skewed: &'static PatternWeights = Box::leak(Box::new(PatternWeights::from_pairs([(key, 1000.0)])));
     assert_ne!(weighted, search(MctsConfig { answer_factors: Some(skewed), ..base }));
+}
+
+/// The root's moves and their visits after one search of `config` from `position`.
+fn root_moves(position: &Position, config: MctsConfig) -> Vec<(HexMove, u32)> {
+    let mut player = MctsPlayer::new(config);
+    player.decide(position);
+    let result = player.last_result().expect("a search ran").clone();
+    result.moves.iter().map(|m| (m.mv, m.visits)).collect()
 }
