@@ -152,12 +152,11 @@ impl Answers {
                 entries[usize::from(key)].push((side as u8, i as u32));
             }
         }
-        let [black, white] = local_keys();
-        let factors = [
-            black.iter().map(|&k| phi[usize::from(k)].exp()).collect(),
-            white.iter().map(|&k| phi[usize::from(k)].exp()).collect(),
-        ];
-        Answers { phi, factors, entries }
+        let len = PATTERN_CELLS * RING_CODES;
+        let mut answers = Answers { phi, factors: [vec![1.0; len], vec![1.0; len]], entries };
+        let every: Vec<u16> = (0..LOCAL_CODES as u16).collect();
+        answers.refresh(&every);
+        answers
     }
 
     /// Reads the factors of these keys again from φ.
