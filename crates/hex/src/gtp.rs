@@ -726,7 +726,10 @@ pub const DEFAULT_LOCAL_PRIORS: bool = true;
 /// The default [`Settings::solver`]: the exact solver gets 0.3 of each MCTS move first, in
 /// positions with at most [`crate::mcts::DEFAULT_SOLVER_EMPTY`] empty cells. In self-play on
 /// 9×9 against the same engine without it, it won 55 of 80 games at 1 s a move and 24 of 40 at
-/// 0.5 s (measured: `docs/measurements.md` in the repository).
+/// 0.5 s (measured: `docs/measurements.md` in the repository). Against MoHex on 9×9 at 1.6 s a
+/// move, one thread each, half of each move wherever at most 80 cells are empty (`param_hex
+/// solver 0.5`, `solver_empty 80`) won 37 of 100 games where this default won 34 of the same
+/// 100 beside it (game by game 15 / 12), so the default stayed (session 77 in `docs/benzene.md`).
 pub const DEFAULT_SOLVER: f64 = 0.3;
 
 /// The names `param_hex` sets.
