@@ -14,8 +14,7 @@
 use std::process::ExitCode;
 
 use search_core::{
-    Evaluator, Game, GameHash, Limits, MoveList, Player, SearchStats, ToMove, TranspositionTable, WallClock,
-    iterative,
+    Evaluator, Game, GameHash, Limits, MoveList, Player, SearchStats, ToMove, TranspositionTable, iterative,
 };
 
 // Step 1: the game. `Nim` itself holds no data: the rules never change. A state is the pile and
@@ -160,7 +159,7 @@ fn main() -> ExitCode {
     // shared through a reference, and its size is a number of slots (rounded up to a power of 2).
     let table = TranspositionTable::<i32>::with_capacity(1 << 16);
     let config = iterative::Config { limits: Limits::depth(settings.depth), ..Default::default() };
-    let found = iterative::search(&Nim, &WinLoss, &start, &config, &table, &WallClock::start());
+    let found = iterative::search(&Nim, &WinLoss, &start, &config, &table);
     let result = &found.result;
 
     // Step 5: read the answer. Everything is plain data; the search itself never prints.

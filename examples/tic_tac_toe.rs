@@ -7,7 +7,7 @@
 //!
 //! ```toml
 //! [dependencies]
-//! search-core = { path = "../game-search/crates/search-core" }
+//! game-search-core = { path = "../game-search/crates/search-core" }
 //! ```
 //!
 //! A crate inside the workspace uses the workspace form, `search-core.workspace = true`, as
@@ -55,8 +55,8 @@ use std::process::ExitCode;
 
 use search_core::agent::{Agent, AlphaBetaAgent};
 use search_core::{
-    Evaluator, Game, GameHash, MoveList, NoCutoff, Player, SearchResult, ToMove, TranspositionTable,
-    alphabeta, arena, mcts,
+    Evaluator, Game, GameHash, MoveList, NoCutoff, Player, Rewards, SearchResult, ToMove, TranspositionTable,
+    alphabeta, arena, draw, win_for,
 };
 
 // Step 1: the game. Cell `i` (0 to 8, row by row from the top left) is bit `i` of a mask.
@@ -270,10 +270,10 @@ impl Agent<TicTacToe> for RandomMover {
 }
 
 /// Each player's result at the end of a game: 1 the winner, 0 the loser, ½ each for a draw.
-pub fn rewards(_: &TicTacToe, board: &Board) -> mcts::Rewards {
+pub fn rewards(_: &TicTacToe, board: &Board) -> Rewards {
     match board.winner() {
-        Some(p) => mcts::win_for(p),
-        None => [0.5; mcts::MAX_PLAYERS],
+        Some(p) => win_for(p),
+        None => draw(),
     }
 }
 
@@ -398,8 +398,7 @@ pub fn play_match(settings: &Settings) -> arena::MatchResult<Board, u8> {
         &starts,
         &mut engine(settings.depth),
         &mut random,
-        settings.seed,
-        None,
+        &arena::MatchConfig { seed: settings.seed, ..arena::MatchConfig::default() },
         rewards,
     )
 }

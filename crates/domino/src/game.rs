@@ -17,7 +17,7 @@
 //! use search_core::arena;
 //!
 //! let deals: Vec<State> = (0..10).map(|seed| State::deal(Rules::block(), seed)).collect();
-//! let result = arena::play_match(&DominoGame, &deals, &mut Greedy, &mut RandomPlayer::new(1), 0, None, rewards);
+//! let result = arena::play_match(&DominoGame, &deals, &mut Greedy, &mut RandomPlayer::new(1), &arena::MatchConfig::default(), rewards);
 //! assert_eq!(result.games.len(), 20); // each deal twice, seats swapped
 //! assert!(result.games.iter().all(|g| g.finished));
 //! ```

@@ -126,7 +126,14 @@ pub fn play_match(
     // The arena plays the pairs (seats swapped on each deal) and checks every move; the deal
     // seeds are this module's, so a match is the one it has always been for a seed.
     let deals: Vec<State> = (0..deals).map(|i| State::deal(rules, deal_seed(seed, i))).collect();
-    let played = search_core::arena::play_match(&DominoGame, &deals, a, b, 0, None, rewards);
+    let played = search_core::arena::play_match(
+        &DominoGame,
+        &deals,
+        a,
+        b,
+        &search_core::arena::MatchConfig::default(),
+        rewards,
+    );
     let mut result = MatchResult::default();
     for game in &played.games {
         let r = game.last.returns()[usize::from(game.seat_a.0)];

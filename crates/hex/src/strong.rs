@@ -406,7 +406,7 @@ impl StrongPlayer {
         };
         self.table.new_search();
         let clock = WallClock::start();
-        let found = iterative::search(&game, &StrongEval, position, &config, &self.table, &clock);
+        let found = iterative::search_with_clock(&game, &StrongEval, position, &config, &self.table, &clock);
         let mv = found.result.best_move.unwrap_or_else(|| {
             *position.legal_moves().first().expect("choose() needs a position where the game is not over")
         });

@@ -61,8 +61,8 @@ use rand_xoshiro::Xoshiro256PlusPlus;
 use crate::expectimax::{self, ChanceTables};
 use crate::mcts::{self, Playout};
 use crate::{
-    CutoffPolicy, Evaluator, Game, GameHash, MoveList, NoCutoff, SearchStats, TableAccess, ToMove, WallClock,
-    alphabeta, iterative,
+    CutoffPolicy, Evaluator, Game, GameHash, MoveList, NoCutoff, SearchStats, TableAccess, ToMove, alphabeta,
+    iterative,
 };
 
 /// A player of the game `G`: given a state where a player is to move, a legal move.
@@ -246,7 +246,7 @@ impl<G: Game> Agent<G> for RandomAgent {
 
 /// A depth-first search with a table as an agent: the evaluator, the settings and a table,
 /// which is [`NoTable`](crate::NoTable) or a [`TranspositionTable`](crate::TranspositionTable)
-/// kept from one move to the next. The settings choose the search: see [`AlphaBetaAgent`] and
+/// kept from one move to the next, owned by the agent or borrowed (`&table`) from its caller. The settings choose the search: see [`AlphaBetaAgent`] and
 /// [`IterativeAgent`].
 #[derive(Debug)]
 pub struct TableSearchAgent<E, S, T> {
@@ -291,7 +291,7 @@ where
     G: Game,
     E: Evaluator<G>,
     C: CutoffPolicy<G>,
-    for<'a> &'a T: TableAccess<G, E::Value>,
+    T: TableAccess<G, E::Value>,
 {
     fn run(&self, game: &G, evaluator: &E, state: &G::State, table: &T) -> (Option<G::Move>, SearchStats) {
         let found = alphabeta::search(game, evaluator, state, self, table);
@@ -304,10 +304,10 @@ where
     G: Game,
     E: Evaluator<G>,
     C: CutoffPolicy<G>,
-    for<'a> &'a T: TableAccess<G, E::Value>,
+    T: TableAccess<G, E::Value>,
 {
     fn run(&self, game: &G, evaluator: &E, state: &G::State, table: &T) -> (Option<G::Move>, SearchStats) {
-        let found = iterative::search(game, evaluator, state, self, table, &WallClock::start());
+        let found = iterative::search(game, evaluator, state, self, table);
         (found.result.best_move, found.result.stats)
     }
 }

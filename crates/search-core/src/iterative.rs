@@ -8,7 +8,7 @@ use crate::eval::Evaluator;
 use crate::game::maximizer;
 use crate::game::{Game, MoveList, ToMove};
 use crate::horizon::{CutoffPolicy, NoCutoff};
-use crate::limits::{Budget, Clock, Limits};
+use crate::limits::{Budget, Clock, Limits, WallClock};
 use crate::table::TableAccess;
 use crate::value::{Value, checked};
 
@@ -88,7 +88,40 @@ pub struct IterativeResult<M, V> {
 /// answer is the first move in the game's order, valued by the evaluator, with
 /// `stats.depth_reached == 0`: a stopped search always names a legal move.
 ///
-/// Time is read from `clock` every [`crate::CLOCK_INTERVAL`] nodes.
+/// A time limit is measured on the wall clock from this call, read every
+/// [`crate::CLOCK_INTERVAL`] nodes; [`search_with_clock`] takes another clock (a test's).
+///
+/// # Examples
+///
+/// ```
+/// use search_core::{iterative, Limits, NoTable};
+/// use search_core::tree::{Tree, TreeEval};
+///
+/// let (tree, root) = Tree::perfectly_ordered(3, 6);
+/// let config = iterative::Config { limits: Limits::depth(6), ..Default::default() };
+/// let found = iterative::search(&tree, &TreeEval::<i32>::new(), &root, &config, NoTable);
+/// assert_eq!(found.stop, iterative::Stop::Depth);
+/// assert_eq!(found.iterations.len(), 6);
+/// assert_eq!(found.result.value, 0);
+/// ```
+pub fn search<G, E, C, T>(
+    game: &G,
+    eval: &E,
+    state: &G::State,
+    config: &Config<C>,
+    table: T,
+) -> IterativeResult<G::Move, E::Value>
+where
+    G: Game,
+    E: Evaluator<G>,
+    C: CutoffPolicy<G>,
+    T: TableAccess<G, E::Value>,
+{
+    search_with_clock(game, eval, state, config, table, &WallClock::start())
+}
+
+/// [`search`] with its time measured by `clock`, which tests replace by one that advances a
+/// fixed step per reading, so the stopping logic is checked without timing anything.
 ///
 /// # Examples
 ///
@@ -98,12 +131,10 @@ pub struct IterativeResult<M, V> {
 ///
 /// let (tree, root) = Tree::perfectly_ordered(3, 6);
 /// let config = iterative::Config { limits: Limits::depth(6), ..Default::default() };
-/// let found = iterative::search(&tree, &TreeEval::<i32>::new(), &root, &config, NoTable, &WallClock::start());
-/// assert_eq!(found.stop, iterative::Stop::Depth);
+/// let found = iterative::search_with_clock(&tree, &TreeEval::<i32>::new(), &root, &config, NoTable, &WallClock::start());
 /// assert_eq!(found.iterations.len(), 6);
-/// assert_eq!(found.result.value, 0);
 /// ```
-pub fn search<G, E, C, T>(
+pub fn search_with_clock<G, E, C, T>(
     game: &G,
     eval: &E,
     state: &G::State,

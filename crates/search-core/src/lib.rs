@@ -111,6 +111,7 @@ mod ordering;
 #[cfg(feature = "parallel")]
 pub mod parallel;
 mod prefetch;
+mod rewards;
 mod stats;
 mod table;
 #[cfg(feature = "testing")]
@@ -129,6 +130,7 @@ pub use limits::{CLOCK_INTERVAL, Clock, Limits, WallClock};
 pub use narrowed::{MovePicker, Narrowed};
 pub use ordering::MoveOrdering;
 pub use prefetch::prefetch;
+pub use rewards::{MAX_PLAYERS, Rewards, draw, win_for};
 pub use stats::SearchStats;
 pub use table::{Bound, Entry, NoTable, TableAccess, TranspositionTable};
 pub use value::Value;

@@ -105,25 +105,7 @@ pub use parallel::{Worker, search_root_parallel};
 /// The random number generator of a search, seeded from [`Config::seed`].
 pub type McRng = Xoshiro256PlusPlus;
 
-/// The most players a game may have.
-pub const MAX_PLAYERS: usize = 4;
-
-/// The result of a finished game for each player, `0.0` (loss) to `1.0` (win); a two-player draw
-/// is `0.5` each. Entries past the game's players are ignored.
-pub type Rewards = [f64; MAX_PLAYERS];
-
-/// The result where `player` wins and everybody else loses.
-///
-/// # Examples
-///
-/// ```
-/// assert_eq!(search_core::mcts::win_for(1), [0.0, 1.0, 0.0, 0.0]);
-/// ```
-pub fn win_for(player: Player) -> Rewards {
-    let mut rewards = [0.0; MAX_PLAYERS];
-    rewards[usize::from(player)] = 1.0;
-    rewards
-}
+pub use crate::rewards::{MAX_PLAYERS, Rewards, draw, win_for};
 
 /// A playout policy: plays a position to the end and says who won.
 ///
@@ -170,8 +152,13 @@ pub struct RandomPlayout<F> {
 }
 
 impl<F> RandomPlayout<F> {
-    /// A random playout that values terminal states with `result`.
-    pub fn new(result: F) -> Self {
+    /// A random playout that values terminal states with `result`, a function of the final
+    /// state. The bound names the argument as a borrowed state, so a closure such as
+    /// `|board| rewards(board)` needs no annotation.
+    pub fn new<S>(result: F) -> Self
+    where
+        F: FnMut(&S) -> Rewards,
+    {
         RandomPlayout { result }
     }
 }

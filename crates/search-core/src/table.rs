@@ -222,11 +222,30 @@ mod tests {
     }
 }
 
-/// Access to a transposition table for a search: [`NoTable`] for none, or
-/// `&TranspositionTable<V>` for games that implement [`GameHash`].
+/// Access to a transposition table for a search: [`NoTable`] for none, or a
+/// [`TranspositionTable`] for games that implement [`GameHash`], owned or borrowed.
 ///
 /// Searches take it as a generic argument, so asking for a table search on a game without a hash
-/// does not compile, and a search without a table pays nothing for the option.
+/// does not compile, and a search without a table pays nothing for the option. Every reference
+/// to a table access is one too (`&table`, `&&table`, an `Arc`), so agents can own a table or
+/// borrow one that outlives them.
+///
+/// # Examples
+///
+/// ```
+/// use search_core::agent::{Agent, AlphaBetaAgent};
+/// use search_core::tree::{Tree, TreeEval};
+/// use search_core::{alphabeta, TranspositionTable};
+///
+/// let mut tree = Tree::new();
+/// let leaves = vec![tree.leaf(1), tree.leaf(2)];
+/// let root = tree.max(leaves, 0);
+/// // One table, borrowed by an agent and still the caller's.
+/// let table = TranspositionTable::<i32>::with_capacity(1 << 10);
+/// let mut agent = AlphaBetaAgent::new("ab", TreeEval::<i32>::new(), alphabeta::Config::depth(1), &table);
+/// assert_eq!(agent.choose(&tree, &root), 1);
+/// table.clear();
+/// ```
 pub trait TableAccess<G: Game, V> {
     /// Whether this is a real table; a search without one skips hashing altogether.
     const ENABLED: bool;
@@ -253,19 +272,7 @@ impl<G: Game, V> TableAccess<G, V> for NoTable {
     fn store(&self, _: u64, _: Entry<V>) {}
 }
 
-/// A borrowed [`NoTable`] is no table either (agents keep their table and lend it per search).
-impl<G: Game, V> TableAccess<G, V> for &NoTable {
-    const ENABLED: bool = false;
-    fn key(&self, _: &G, _: &G::State) -> u64 {
-        0
-    }
-    fn probe(&self, _: u64) -> Option<Entry<V>> {
-        None
-    }
-    fn store(&self, _: u64, _: Entry<V>) {}
-}
-
-impl<G: GameHash, V: Value> TableAccess<G, V> for &TranspositionTable<V> {
+impl<G: GameHash, V: Value> TableAccess<G, V> for TranspositionTable<V> {
     const ENABLED: bool = true;
     fn key(&self, game: &G, state: &G::State) -> u64 {
         game.hash(state)
@@ -275,5 +282,33 @@ impl<G: GameHash, V: Value> TableAccess<G, V> for &TranspositionTable<V> {
     }
     fn store(&self, key: u64, entry: Entry<V>) {
         TranspositionTable::store(self, key, entry)
+    }
+}
+
+/// A borrowed table access is the same table access.
+impl<G: Game, V, T: TableAccess<G, V> + ?Sized> TableAccess<G, V> for &T {
+    const ENABLED: bool = T::ENABLED;
+    fn key(&self, game: &G, state: &G::State) -> u64 {
+        (**self).key(game, state)
+    }
+    fn probe(&self, key: u64) -> Option<Entry<V>> {
+        (**self).probe(key)
+    }
+    fn store(&self, key: u64, entry: Entry<V>) {
+        (**self).store(key, entry)
+    }
+}
+
+/// A shared table is the same table, for agents on several threads that search one table.
+impl<G: Game, V, T: TableAccess<G, V> + ?Sized> TableAccess<G, V> for std::sync::Arc<T> {
+    const ENABLED: bool = T::ENABLED;
+    fn key(&self, game: &G, state: &G::State) -> u64 {
+        (**self).key(game, state)
+    }
+    fn probe(&self, key: u64) -> Option<Entry<V>> {
+        (**self).probe(key)
+    }
+    fn store(&self, key: u64, entry: Entry<V>) {
+        (**self).store(key, entry)
     }
 }

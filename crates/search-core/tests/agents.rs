@@ -6,7 +6,7 @@ use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use search_core::agent::{Agent, AlphaBetaAgent, ExpectimaxAgent, IterativeAgent, MctsAgent, RandomAgent};
-use search_core::arena::{self, Seat};
+use search_core::arena::{self, MatchConfig, Seat};
 use search_core::expectimax::{self, Reuse};
 use search_core::tree::{NodeId, Shape, Tree, TreeEval};
 use search_core::{
@@ -51,7 +51,7 @@ proptest! {
         prop_assume!(matches!(tree.to_move(&root), ToMove::Player(_)));
         let eval = TreeEval::<i32>::new();
         let config = iterative::Config { limits: Limits::depth(depth), ..iterative::Config::default() };
-        let direct = iterative::search(&tree, &eval, &root, &config, NoTable, &search_core::WallClock::start());
+        let direct = iterative::search(&tree, &eval, &root, &config, NoTable);
         let mut agent = IterativeAgent::new("id", eval, config, NoTable);
         prop_assert_eq!(Some(agent.choose(&tree, &root)), direct.result.best_move);
     }
@@ -218,7 +218,14 @@ fn a_match_swaps_seats_and_perfect_play_wins_every_won_start() {
     let starts: Vec<Pile> = (5..=12).map(|stones| Pile { stones, to_move: 0 }).collect();
     let mut perfect = AlphaBetaAgent::new("alphabeta", NimEval, alphabeta::Config::depth(20), NoTable);
     let mut random = RandomAgent::new(5);
-    let m = arena::play_match(&Nim, &starts, &mut perfect, &mut random, 100, None, nim_result);
+    let m = arena::play_match(
+        &Nim,
+        &starts,
+        &mut perfect,
+        &mut random,
+        &MatchConfig { seed: 100, ..MatchConfig::default() },
+        nim_result,
+    );
     assert_eq!((m.a.as_str(), m.b.as_str()), ("alphabeta", "random"));
     assert_eq!(m.games.len(), 16);
     for (i, g) in m.games.iter().enumerate() {

@@ -144,11 +144,11 @@ fn parallel_search_agrees_when_every_move_is_below_the_range() {
 /// `Limits::depth(0)` runs no iteration: the root's static value and the first move.
 #[test]
 fn depth_zero_searches_nothing_and_answers_the_static_value() {
-    use search_core::{Limits, WallClock, iterative};
+    use search_core::{Limits, iterative};
     let (tree, root) = Tree::perfectly_ordered(3, 4);
     let eval = TreeEval::<i32>::new();
     let config = iterative::Config { limits: Limits::depth(0), ..iterative::Config::default() };
-    let found = iterative::search(&tree, &eval, &root, &config, NoTable, &WallClock::start());
+    let found = iterative::search(&tree, &eval, &root, &config, NoTable);
     assert!(found.iterations.is_empty());
     assert_eq!(found.stop, iterative::Stop::Depth);
     assert_eq!(found.result.stats.nodes, 0);
@@ -157,10 +157,7 @@ fn depth_zero_searches_nothing_and_answers_the_static_value() {
     assert_eq!(found.result.best_move, Some(0));
     // Depth 1 runs exactly one iteration.
     let one = iterative::Config { limits: Limits::depth(1), ..iterative::Config::default() };
-    assert_eq!(
-        iterative::search(&tree, &eval, &root, &one, NoTable, &WallClock::start()).iterations.len(),
-        1
-    );
+    assert_eq!(iterative::search(&tree, &eval, &root, &one, NoTable).iterations.len(), 1);
 }
 
 /// A game that is one long corridor: two moves at the root, then one a ply, `len` plies, then

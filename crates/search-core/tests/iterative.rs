@@ -9,8 +9,8 @@ use rand::SeedableRng;
 use rand_xoshiro::Xoshiro256PlusPlus;
 use search_core::tree::{Shape, Tree, TreeEval};
 use search_core::{
-    CLOCK_INTERVAL, Clock, Game, Horizon, Limits, MoveList, NoTable, TranspositionTable, WallClock,
-    alphabeta, iterative, minimax,
+    CLOCK_INTERVAL, Clock, Game, Horizon, Limits, MoveList, NoTable, TranspositionTable, alphabeta,
+    iterative, minimax,
 };
 
 /// A clock that advances one millisecond each time it is read.
@@ -46,8 +46,8 @@ proptest! {
         let config = iterative::Config { search, limits: Limits::depth(depth + 1) };
         let table = TranspositionTable::with_capacity(1 << 10);
         for found in [
-            iterative::search(&tree, &eval, &root, &config, NoTable, &WallClock::start()),
-            iterative::search(&tree, &eval, &root, &config, &table, &WallClock::start()),
+            iterative::search(&tree, &eval, &root, &config, NoTable),
+            iterative::search(&tree, &eval, &root, &config, &table),
         ] {
             prop_assert_eq!(found.stop, iterative::Stop::Depth);
             prop_assert_eq!(found.iterations.len() as u32, depth + 1);
@@ -67,7 +67,7 @@ proptest! {
         prop_assume!(matches!(tree.to_move(&root), search_core::ToMove::Player(_)));
         let eval = TreeEval::<f64>::with_bounds(-20, 20);
         let config = iterative::Config { limits: Limits { nodes: Some(budget), ..Limits::depth(6) }, ..Default::default() };
-        let found = iterative::search(&tree, &eval, &root, &config, NoTable, &WallClock::start());
+        let found = iterative::search(&tree, &eval, &root, &config, NoTable);
         prop_assert!(found.result.stats.nodes <= budget);
         prop_assert!(found.result.best_move.is_some_and(|m| root_moves(&tree, root).contains(&m)));
         if found.stop == iterative::Stop::Nodes {
@@ -96,7 +96,7 @@ fn time_limit_is_checked_every_interval() {
     let limit = Duration::from_millis(40);
     let config =
         iterative::Config { limits: Limits { time: Some(limit), ..Limits::depth(9) }, ..Default::default() };
-    let found = iterative::search(&tree, &TreeEval::<i32>::new(), &root, &config, NoTable, &clock);
+    let found = iterative::search_with_clock(&tree, &TreeEval::<i32>::new(), &root, &config, NoTable, &clock);
     assert_eq!(found.stop, iterative::Stop::Time);
     let ticks = found.result.stats.elapsed.as_millis() as u64;
     assert!(ticks <= 40 + 1, "stopped at {ticks} ms for a 40 ms limit");
@@ -114,8 +114,7 @@ fn stopped_before_depth_one_falls_back_to_a_legal_move() {
     let (tree, root) = big_tree();
     let config =
         iterative::Config { limits: Limits { nodes: Some(1), ..Limits::depth(9) }, ..Default::default() };
-    let found =
-        iterative::search(&tree, &TreeEval::<i32>::new(), &root, &config, NoTable, &WallClock::start());
+    let found = iterative::search(&tree, &TreeEval::<i32>::new(), &root, &config, NoTable);
     assert_eq!(found.stop, iterative::Stop::Nodes);
     assert!(found.iterations.is_empty());
     assert_eq!(found.result.stats.depth_reached, 0);
@@ -130,7 +129,7 @@ fn table_orders_later_iterations() {
     let eval = TreeEval::<i32>::new();
     let table = TranspositionTable::with_capacity(1 << 14);
     let config = iterative::Config { limits: Limits::depth(6), ..Default::default() };
-    let found = iterative::search(&tree, &eval, &root, &config, &table, &WallClock::start());
+    let found = iterative::search(&tree, &eval, &root, &config, &table);
     let fixed = alphabeta::search(&tree, &eval, &root, &alphabeta::Config::depth(6), NoTable);
     assert_eq!((found.result.value, found.result.best_move), (fixed.value, fixed.best_move));
     assert!(found.result.stats.tt_hits > 0);

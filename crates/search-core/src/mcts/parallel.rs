@@ -236,7 +236,7 @@ mod tests {
         }
     }
 
-    fn nim_playout() -> RandomPlayout<impl Fn(&(u32, u8)) -> Rewards + Copy> {
+    fn nim_playout() -> RandomPlayout<impl FnMut(&(u32, u8)) -> Rewards + Copy> {
         RandomPlayout::new(|&(_, to_move): &(u32, u8)| win_for(1 - to_move))
     }
 
