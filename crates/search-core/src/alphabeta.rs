@@ -48,6 +48,11 @@ pub struct Config<C = NoCutoff> {
     pub killers: bool,
     /// Order moves by history score (needs [`Game::move_space`] > 0). On by default.
     pub history: bool,
+    /// Principal variation search: after a node's first move, each move is searched first with a
+    /// null window that only asks whether it beats the best so far, and again with the full
+    /// window when it does. The value is the same either way; with good move ordering most moves
+    /// are settled by the cheap probe. On by default.
+    pub pvs: bool,
     /// Accept a table entry only if it was searched to exactly the depth required, not deeper.
     /// Off by default: a deeper entry is normally better. Turn it on to compare exactly with a
     /// fixed-depth oracle on a game where one state can be reached with different depths left.
@@ -62,6 +67,7 @@ impl Config<NoCutoff> {
             star1: true,
             killers: true,
             history: true,
+            pvs: true,
             tt_exact_depth: false,
         }
     }
@@ -82,6 +88,7 @@ impl<C> Config<C> {
             star1: self.star1,
             killers: self.killers,
             history: self.history,
+            pvs: self.pvs,
             tt_exact_depth: self.tt_exact_depth,
         }
     }

@@ -324,15 +324,13 @@ pub fn play_match<G: Game>(
     MatchResult { a: name_a, b: name_b, games }
 }
 
+/// Moves and chance outcomes in order, with who made each (`None` for chance).
+type Plies<M> = Vec<(Option<Player>, M)>;
+
 /// Up to `plies` random plies from `start`, from a generator of its own seeded by `seed`: a
 /// player's move uniformly among those that do not end the game (among all when each does), a
 /// chance outcome by its probability. It stops early at a terminal state.
-fn random_opening<G: Game>(
-    game: &G,
-    start: &G::State,
-    plies: u32,
-    seed: u64,
-) -> (G::State, Vec<(Option<Player>, G::Move)>) {
+fn random_opening<G: Game>(game: &G, start: &G::State, plies: u32, seed: u64) -> (G::State, Plies<G::Move>) {
     // A stream apart from the game's chance outcomes, which the same seed also draws.
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(seed ^ 0x6f70_656e_696e_6773);
     let mut state = start.clone();

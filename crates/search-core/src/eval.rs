@@ -59,6 +59,23 @@ pub trait Evaluator<G: Game> {
         self.evaluate(game, state, player)
     }
 
+    /// Whether `value` can only be the value of a won or lost game: one that
+    /// [`Evaluator::terminal`] gives and [`Evaluator::evaluate`] never does. Iterative deepening
+    /// stops at a root value it calls decisive ([`crate::iterative::Stop::Decided`]): the win or
+    /// loss is forced within the depth already searched, and every deeper iteration would find
+    /// it again. `false` for every value (the default) lets the search go on to its depth limit.
+    ///
+    /// ```
+    /// use search_core::Evaluator;
+    /// use search_core::tree::TreeEval;
+    ///
+    /// assert!(!TreeEval::<i32>::new().is_decisive(1_000_000));
+    /// ```
+    fn is_decisive(&self, value: Self::Value) -> bool {
+        let _ = value;
+        false
+    }
+
     /// Static bounds `(lo, hi)` with `lo <= v <= hi` for every value this evaluator returns,
     /// terminal values included. Star1 pruning at chance nodes needs them; `None` (the default)
     /// turns it off. Tighter bounds prune more; wrong bounds give wrong results (checked by

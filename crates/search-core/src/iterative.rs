@@ -51,6 +51,9 @@ pub enum Stop {
     Nodes,
     /// The time limit passed during an iteration.
     Time,
+    /// An iteration found a won or lost game ([`Evaluator::is_decisive`]), which deeper
+    /// iterations would find again.
+    Decided,
 }
 
 /// One completed iteration.
@@ -148,10 +151,48 @@ where
     C: CutoffPolicy<G>,
     T: TableAccess<G, E::Value>,
 {
+    deepen(game, eval, state, config, table, clock, Helper::None)
+}
+
+/// Whether an iterative search is a helper thread of a parallel one, and then how it differs
+/// from the main thread.
+#[derive(Clone, Copy)]
+pub(crate) enum Helper<'a> {
+    /// The search itself.
+    None,
+    /// A helper: its root moves rotated this many places, and a flag that stops it.
+    #[cfg_attr(not(feature = "parallel"), allow(dead_code))]
+    Rotated(usize, &'a std::sync::atomic::AtomicBool),
+}
+
+/// The iterative-deepening loop behind [`search_with_clock`] and each thread of
+/// [`crate::parallel::iterative_search`].
+pub(crate) fn deepen<G, E, C, T>(
+    game: &G,
+    eval: &E,
+    state: &G::State,
+    config: &Config<C>,
+    table: T,
+    clock: &dyn Clock,
+    helper: Helper<'_>,
+) -> IterativeResult<G::Move, E::Value>
+where
+    G: Game,
+    E: Evaluator<G>,
+    C: CutoffPolicy<G>,
+    T: TableAccess<G, E::Value>,
+{
     let limits = config.limits;
-    let budget = Budget { nodes: limits.nodes, time: limits.time, clock };
+    let stop_flag = match helper {
+        Helper::None => None,
+        Helper::Rotated(_, flag) => Some(flag),
+    };
+    let budget = Budget { nodes: limits.nodes, time: limits.time, clock, stop: stop_flag };
     let player = maximizer(game, state);
     let mut searcher = Searcher::new(game, eval, &config.search, table, player, Some(budget));
+    if let Helper::Rotated(rotation, _) = helper {
+        searcher.root_rotation = rotation;
+    }
     let mut iterations: Vec<Iteration<G::Move, E::Value>> = Vec::new();
     let mut best: Option<SearchResult<G::Move, E::Value>> = None;
     let mut stop = Stop::Depth;
@@ -182,6 +223,10 @@ where
             ordering.decay();
         }
         if depth >= limits.depth {
+            break;
+        }
+        if eval.is_decisive(value) {
+            stop = Stop::Decided;
             break;
         }
         // An iteration started after the deadline could not finish; do not start it.

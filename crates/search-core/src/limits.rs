@@ -74,12 +74,21 @@ pub(crate) struct Budget<'a> {
     pub(crate) nodes: Option<u64>,
     pub(crate) time: Option<Duration>,
     pub(crate) clock: &'a dyn Clock,
+    /// Set by another thread when this search's work is no longer wanted (a helper thread of a
+    /// parallel search whose main thread has finished). Read with the clock.
+    pub(crate) stop: Option<&'a std::sync::atomic::AtomicBool>,
 }
 
 impl Budget<'_> {
     /// Whether the search must stop, having entered `nodes` nodes so far.
     pub(crate) fn exhausted(&self, nodes: u64) -> bool {
         if self.nodes.is_some_and(|max| nodes >= max) {
+            return true;
+        }
+        if let Some(stop) = self.stop
+            && nodes.is_multiple_of(CLOCK_INTERVAL)
+            && stop.load(std::sync::atomic::Ordering::Relaxed)
+        {
             return true;
         }
         match self.time {

@@ -153,8 +153,20 @@ pub struct RandomPlayout<F> {
 
 impl<F> RandomPlayout<F> {
     /// A random playout that values terminal states with `result`, a function of the final
-    /// state. The bound names the argument as a borrowed state, so a closure such as
-    /// `|board| rewards(board)` needs no annotation.
+    /// state. The bound names the argument as a borrowed state, so a closure needs no
+    /// annotation, and a closure of the wrong shape is reported here rather than where the
+    /// playout is used.
+    ///
+    /// ```
+    /// use search_core::mcts::RandomPlayout;
+    /// use search_core::{win_for, Rewards};
+    ///
+    /// fn rewards(stones_left_and_mover: &(u32, u8)) -> Rewards {
+    ///     win_for(1 - stones_left_and_mover.1)
+    /// }
+    /// let playout = RandomPlayout::new(|state| rewards(state));
+    /// # let _ = playout;
+    /// ```
     pub fn new<S>(result: F) -> Self
     where
         F: FnMut(&S) -> Rewards,

@@ -1,6 +1,9 @@
-//! Parallel root search on rayon: the root moves are shared among threads.
+//! Parallel search on rayon: a fixed-depth search whose root moves are shared among threads
+//! ([`search`]), and iterative deepening with threads that share one transposition table
+//! ([`iterative_search`]).
 
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use rayon::prelude::*;
 
@@ -9,6 +12,7 @@ use crate::alphabeta::{self, SearchResult};
 use crate::eval::Evaluator;
 use crate::game::{Game, MoveList, ToMove};
 use crate::horizon::{CutoffPolicy, NoCutoff};
+use crate::iterative::{self, Helper, IterativeResult};
 use crate::limits::{Clock, WallClock};
 use crate::stats::SearchStats;
 use crate::table::TableAccess;
@@ -110,6 +114,145 @@ pub const WORKER_STACK_BYTES: usize = 256 << 20;
 /// ```
 pub fn pool(threads: usize) -> Result<rayon::ThreadPool, rayon::ThreadPoolBuildError> {
     rayon::ThreadPoolBuilder::new().num_threads(threads).stack_size(WORKER_STACK_BYTES).build()
+}
+
+/// Settings of a parallel iterative-deepening search.
+///
+/// # Examples
+///
+/// ```
+/// use search_core::{iterative, parallel, Limits};
+///
+/// let config = parallel::IterativeConfig {
+///     search: iterative::Config { limits: Limits::depth(12), ..Default::default() },
+///     threads: 2,
+/// };
+/// assert_eq!(config.search.limits.depth, 12);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct IterativeConfig<C = NoCutoff> {
+    /// The iterative-deepening settings (limits, and the alpha-beta settings of each iteration).
+    pub search: iterative::Config<C>,
+    /// Threads; `0` uses rayon's current pool (by default one thread per core), `1` searches
+    /// serially.
+    pub threads: usize,
+}
+
+impl Default for IterativeConfig<NoCutoff> {
+    /// Default iterative settings, one thread per core.
+    fn default() -> Self {
+        IterativeConfig { search: iterative::Config::default(), threads: 0 }
+    }
+}
+
+/// [`iterative::search`] with several threads that share `table` (the lazy scheme of
+/// multi-threaded game engines): the main thread deepens exactly as the serial search does,
+/// and each helper thread deepens on its own with its root moves taken in a rotated order, so
+/// that it searches other subtrees first and leaves their results in the table, where the main
+/// thread finds them. The answer is the main thread's; the helpers stop when it is done. Their
+/// nodes count in the statistics; the iterations listed are the main thread's.
+///
+/// The table is what makes helpers useful: with [`NoTable`](crate::NoTable), or one thread,
+/// this is the serial search. Table entries are valid whichever thread stored them, so the
+/// value is one the serial search with that table could give: for a game whose states are
+/// always reached at the same depth below the root (most board games that add a piece a
+/// move), or with [`alphabeta::Config::tt_exact_depth`], exactly the value of the serial
+/// search. Among moves of equal value the one named may depend on the threads' timing.
+///
+/// # Examples
+///
+/// ```
+/// use search_core::{iterative, parallel, Limits, TranspositionTable};
+/// use search_core::tree::{Tree, TreeEval};
+///
+/// let (tree, root) = Tree::perfectly_ordered(4, 6);
+/// let eval = TreeEval::<i32>::new();
+/// let search = iterative::Config { limits: Limits::depth(6), ..Default::default() };
+/// let table = TranspositionTable::<i32>::with_capacity(1 << 12);
+/// let serial = iterative::search(&tree, &eval, &root, &search, &table);
+/// let table = TranspositionTable::<i32>::with_capacity(1 << 12);
+/// let config = parallel::IterativeConfig { search, threads: 2 };
+/// let par = parallel::iterative_search(&tree, &eval, &root, &config, &table);
+/// assert_eq!(par.result.value, serial.result.value);
+/// ```
+pub fn iterative_search<G, E, C, T>(
+    game: &G,
+    eval: &E,
+    state: &G::State,
+    config: &IterativeConfig<C>,
+    table: T,
+) -> IterativeResult<G::Move, E::Value>
+where
+    G: Game + Sync,
+    G::State: Send + Sync,
+    G::Move: Send + Sync,
+    E: Evaluator<G> + Sync,
+    C: CutoffPolicy<G>,
+    T: TableAccess<G, E::Value> + Copy + Send + Sync,
+{
+    let run = || {
+        let threads = rayon::current_num_threads();
+        if threads < 2 || !T::ENABLED {
+            return iterative::search(game, eval, state, &config.search, table);
+        }
+        lazy(game, eval, state, &config.search, table, threads)
+    };
+    match config.threads {
+        0 => run(),
+        1 => iterative::search(game, eval, state, &config.search, table),
+        threads => match pool(threads) {
+            Ok(pool) => pool.install(run),
+            Err(_) => run(),
+        },
+    }
+}
+
+/// The main thread and `threads - 1` helpers on the current pool.
+fn lazy<G, E, C, T>(
+    game: &G,
+    eval: &E,
+    state: &G::State,
+    config: &iterative::Config<C>,
+    table: T,
+    threads: usize,
+) -> IterativeResult<G::Move, E::Value>
+where
+    G: Game + Sync,
+    G::State: Send + Sync,
+    G::Move: Send + Sync,
+    E: Evaluator<G> + Sync,
+    C: CutoffPolicy<G>,
+    T: TableAccess<G, E::Value> + Copy + Send + Sync,
+{
+    let clock = WallClock::start();
+    let done = AtomicBool::new(false);
+    let helpers = Mutex::new(SearchStats::default());
+    let mut found = rayon::scope(|scope| {
+        for rotation in 1..threads {
+            let (done, helpers, clock) = (&done, &helpers, &clock);
+            scope.spawn(move |_| {
+                let helped = iterative::deepen(
+                    game,
+                    eval,
+                    state,
+                    config,
+                    table,
+                    clock,
+                    Helper::Rotated(rotation, done),
+                );
+                *helpers.lock().unwrap_or_else(|e| e.into_inner()) += helped.result.stats;
+            });
+        }
+        let found = iterative::deepen(game, eval, state, config, table, &clock, Helper::None);
+        done.store(true, Ordering::Relaxed);
+        found
+    });
+    let helped = *helpers.lock().unwrap_or_else(|e| e.into_inner());
+    let (depth, elapsed) = (found.result.stats.depth_reached, found.result.stats.elapsed);
+    found.result.stats += helped;
+    // The helpers' deeper or longer work is not the answer's: keep the main thread's.
+    (found.result.stats.depth_reached, found.result.stats.elapsed) = (depth, elapsed.max(clock.elapsed()));
+    found
 }
 
 fn root_split<G, E, C, T>(

@@ -34,6 +34,9 @@ pub struct SearchStats {
     pub chance_cutoffs: u64,
     /// Nodes a [`crate::CutoffPolicy`] turned into leaves.
     pub policy_cutoffs: u64,
+    /// Moves that principal variation search searched twice: a null-window probe said the move
+    /// was better than the best so far, and the full window then valued it.
+    pub researches: u64,
     /// Transposition-table look-ups.
     pub tt_probes: u64,
     /// Look-ups that found an entry for the same state.
@@ -61,6 +64,7 @@ impl AddAssign for SearchStats {
         self.cutoffs += other.cutoffs;
         self.chance_cutoffs += other.chance_cutoffs;
         self.policy_cutoffs += other.policy_cutoffs;
+        self.researches += other.researches;
         self.tt_probes += other.tt_probes;
         self.tt_hits += other.tt_hits;
         self.tt_cutoffs += other.tt_cutoffs;

@@ -134,3 +134,34 @@ fn table_orders_later_iterations() {
     assert_eq!((found.result.value, found.result.best_move), (fixed.value, fixed.best_move));
     assert!(found.result.stats.tt_hits > 0);
 }
+
+/// The parallel iterative search (feature `parallel`).
+#[cfg(feature = "parallel")]
+mod parallel_search {
+    use super::*;
+    use search_core::parallel;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Two and three threads sharing one table (exact-depth entries) give the value of the
+        /// plain oracle at the depth limit, on trees and on DAGs, and name one of its best moves.
+        #[test]
+        fn parallel_iterative_equals_the_oracle(seed: u64, depth in 1u32..=6, b in 1usize..=4, dag: bool, threads in 2usize..=3) {
+            let (tree, root) = random_tree(seed, depth, b, dag.then_some(3));
+            let eval = TreeEval::<f64>::with_bounds(-20, 20);
+            let search = alphabeta::Config { tt_exact_depth: true, ..alphabeta::Config::depth(depth) };
+            let config = parallel::IterativeConfig { search: iterative::Config { search, limits: Limits::depth(depth) }, threads };
+            let table = TranspositionTable::with_capacity(1 << 10);
+            let found = parallel::iterative_search(&tree, &eval, &root, &config, &table);
+            let oracle = minimax::search(&tree, &eval, &root, &Horizon::depth(depth));
+            prop_assert_eq!(found.result.value, oracle.value);
+            prop_assert_eq!(found.stop, iterative::Stop::Depth);
+            prop_assert_eq!(found.iterations.len() as u32, depth);
+            if let Some(best) = found.result.best_move {
+                let values = minimax::move_values(&tree, &eval, &root, &Horizon::depth(depth));
+                prop_assert!(values.iter().any(|&(m, v)| m == best && v == oracle.value));
+            }
+        }
+    }
+}

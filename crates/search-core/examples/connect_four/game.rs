@@ -122,7 +122,7 @@ impl Board {
     }
 
     /// The player to move.
-    pub fn to_move(&self) -> Player {
+    pub fn to_move(self) -> Player {
         self.plies % 2
     }
 
@@ -284,5 +284,11 @@ impl Evaluator<ConnectFour> for Windows {
             Some(_) => -(WIN - ply as i32),
             None => 0,
         }
+    }
+
+    // A win or loss lies within 42 plies of `WIN`; window counts stay below 2,000. Iterative
+    // deepening stops at such a value.
+    fn is_decisive(&self, value: i32) -> bool {
+        value.abs() > WIN - 100
     }
 }

@@ -121,11 +121,8 @@ fn main() -> ExitCode {
 
     let mut engine = IterativeAgent::new(format!("alphabeta-d{}", settings.depth), Windows, config, &table);
     let mcts_config = mcts::Config { seed: settings.seed, ..mcts::Config::iterations(settings.playouts) };
-    let mut mcts = MctsAgent::new(
-        format!("mcts-{}", settings.playouts),
-        RandomPlayout::new(|board| rewards(board)),
-        mcts_config,
-    );
+    let mut mcts =
+        MctsAgent::new(format!("mcts-{}", settings.playouts), RandomPlayout::new(rewards), mcts_config);
     let match_config = MatchConfig { seed: settings.seed, opening_plies: 4, ..MatchConfig::default() };
     let starts = vec![board; settings.pairs as usize];
     let result =

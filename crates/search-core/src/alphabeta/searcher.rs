@@ -46,6 +46,10 @@ pub(crate) struct Searcher<'a, G: Game, E: Evaluator<G>, C, T> {
     pub(crate) aborted: bool,
     /// A move to try first at the root (the previous iteration's best).
     pub(crate) root_hint: Option<G::Move>,
+    /// How many places the root's move order is rotated: a helper thread of a parallel
+    /// iterative search starts on other moves than the main thread, so the two fill the shared
+    /// table with different subtrees. 0 for every other search.
+    pub(crate) root_rotation: usize,
 }
 
 impl<'a, G, E, C, T> Searcher<'a, G, E, C, T>
@@ -82,6 +86,7 @@ where
             budget,
             aborted: false,
             root_hint: None,
+            root_rotation: 0,
         }
     }
 
@@ -250,10 +255,14 @@ where
 
         let mut best = None;
         let mut cut = None;
-        for &(_, _, pos) in &order {
+        for (i, &(_, _, pos)) in order.iter().enumerate() {
             let mv = moves[pos as usize];
             let child = self.game.play(state, mv);
-            let v = self.node(&child, child_depth, ply + 1, a, b, prob);
+            let v = if i > 0 && self.config.pvs {
+                self.scout(&child, is_max, child_depth, ply + 1, a, b, prob)
+            } else {
+                self.node(&child, child_depth, ply + 1, a, b, prob)
+            };
             if self.aborted {
                 break;
             }
@@ -279,6 +288,42 @@ where
         self.orders[p] = order;
         let value = cut.unwrap_or(if is_max { a } else { b });
         (value, best.and_then(|pos| u16::try_from(pos).ok()))
+    }
+
+    /// A move after the first at a player node, searched as principal variation search does:
+    /// first with the null window just past the bound the node must beat (`[a, a⁺]` at a max
+    /// node, `[b⁻, b]` at a min node), which only asks whether the move is better, and again with
+    /// the whole window `[a, b]` only when it is. The result means what a search of the child with
+    /// `[a, b]` would mean: a move that is no better gives the bound it failed to beat.
+    #[allow(clippy::too_many_arguments)]
+    fn scout(
+        &mut self,
+        child: &G::State,
+        is_max: bool,
+        depth: u32,
+        ply: u32,
+        a: E::Value,
+        b: E::Value,
+        prob: f64,
+    ) -> E::Value {
+        let (lo, hi) = if is_max { (a, a.next_up()) } else { (b.next_down(), b) };
+        // A window already that narrow gains nothing from a probe.
+        if if is_max { hi >= b } else { lo <= a } {
+            return self.node(child, depth, ply, a, b, prob);
+        }
+        let probe = self.node(child, depth, ply, lo, hi, prob);
+        if self.aborted {
+            return probe;
+        }
+        let better = if is_max { probe > lo } else { probe < hi };
+        if better {
+            self.stats.researches += 1;
+            self.node(child, depth, ply, a, b, prob)
+        } else if is_max {
+            a
+        } else {
+            b
+        }
     }
 
     fn chance(
@@ -452,6 +497,10 @@ where
         // deterministic; with nothing to rank the game's order stands as it is.
         if ranked {
             order.sort_unstable();
+        }
+        if ply == 0 && self.root_rotation > 0 && !order.is_empty() {
+            let len = order.len();
+            order.rotate_left(self.root_rotation % len);
         }
     }
 
