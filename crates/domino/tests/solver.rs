@@ -123,7 +123,11 @@ fn the_game_keeps_the_search_contract() {
     use search_core::testing::{Walk, check_hashed};
     let starts: Vec<Position> =
         (0..5).map(|seed| Position::from_state(&State::deal(Rules::block(), seed)).unwrap()).collect();
-    let report =
-        check_hashed(&PerfectBlock::default(), &starts, &Walk { walks: 4, max_plies: 100, seed: 2 }).unwrap();
+    let report = check_hashed(
+        &PerfectBlock::default(),
+        &starts,
+        &Walk { walks: 4, max_plies: 100, seed: 2, ..Walk::default() },
+    )
+    .unwrap();
     assert_eq!(report.terminal_states, 20);
 }

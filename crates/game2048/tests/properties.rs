@@ -502,7 +502,7 @@ fn the_game_keeps_the_search_contract() {
     let mut rng = Xoshiro256PlusPlus::seed_from_u64(8);
     let starts: Vec<Position> =
         (0..4).map(|_| Position::slide(Rules::default().new_board(&mut rng))).collect();
-    let walk = Walk { walks: 5, max_plies: 400, seed: 8 };
+    let walk = Walk { walks: 5, max_plies: 400, seed: 8, ..Walk::default() };
     for game in [Game2048::chance(0.1), Game2048::chance(0.0), Game2048::adversary()] {
         let report = check_hashed(&game, &starts, &walk).unwrap();
         assert!(report.player_states > 100, "{report:?}");

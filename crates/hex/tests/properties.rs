@@ -311,7 +311,7 @@ fn the_game_keeps_the_search_contract() {
     for size in 1..=11u8 {
         let game = hex::HexGame::new(size);
         let start = hex::Position::new(u32::from(size)).unwrap();
-        let walk = Walk { walks: 4, max_plies: 200, seed: u64::from(size) };
+        let walk = Walk { walks: 4, max_plies: 200, seed: u64::from(size), ..Walk::default() };
         let report = check_hashed(&game, std::slice::from_ref(&start), &walk).unwrap();
         // Every walk ends: a full board always has a winner.
         assert_eq!(report.terminal_states, 4, "size {size}");

@@ -60,16 +60,20 @@
 //! assert!(found.stats.nodes < oracle.stats.nodes);
 //! ```
 //!
-//! # The searches
+//! # The modules
 //!
 //! | module | what | tested against |
 //! |---|---|---|
 //! | [`minimax`] | plain minimax / expectiminimax, the oracle | hand-made trees |
-//! | [`alphabeta`] | fail-hard alpha-beta; Star1 at chance nodes; table, killers, history | [`minimax`] |
-//! | [`iterative`] | iterative deepening under depth, node and time limits | [`alphabeta`] |
-//! | `parallel` | root split on rayon (feature `parallel`) | [`alphabeta`] |
+//! | [`alphabeta`] | fail-hard alpha-beta with principal variation search; Star1 at chance nodes; table, killers, history | [`minimax`] |
+//! | [`iterative`] | iterative deepening under depth, node and time limits; stops at a decided game | [`alphabeta`] |
+//! | [`parallel`] | root split, and iterative deepening with threads sharing a table, on rayon (feature `parallel`) | [`alphabeta`], [`minimax`] |
 //! | [`expectimax`] | windowless expectimax: cut-off before expansion, chance tables per root move, root moves on rayon | [`minimax`]; its own serial search |
 //! | [`mcts`] | Monte Carlo tree search: UCT with optional RAVE, pluggable playouts | [`minimax`] on win/loss trees |
+//! | [`agent`] | the [`agent::Agent`] trait (a player: a state in, a move out) and agents made from each search | the searches |
+//! | [`arena`] | games and matches between agents, seats swapped, seeded random openings, scores with intervals | hand-checked matches |
+//! | [`testing`] | a conformance checker for a game's [`Game`] and [`GameHash`] (feature `testing`) | games with planted bugs |
+//! | [`tree`] | explicit game trees, random or hand-made, for tests | |
 //!
 //! Where a search stops is a [`Horizon`]: a depth, how it is counted ([`DepthCount`]) and a
 //! [`CutoffPolicy`] at chance and opponent nodes ([`ProbabilityCutoff`], [`PartialCut`]).
@@ -85,12 +89,12 @@
 //!
 //! # Feature flags
 //!
-//! - `parallel` (default): the module `parallel` (the alpha-beta root split) and parallel root
-//!   moves in [`expectimax`], on rayon. Without it the crate does not depend on rayon, and an
+//! - `parallel` (default): the module [`parallel`] (the alpha-beta root split and parallel
+//!   iterative deepening) and parallel root moves in [`expectimax`], on rayon. Without it the crate does not depend on rayon, and an
 //!   expectimax search asked to run in parallel runs serially, with the same result.
-//! - `testing`: the module `testing`, a conformance checker any game's tests can run (random
+//! - `testing`: the module [`testing`], a conformance checker any game's tests can run (random
 //!   walks that check the contract of [`Game`] and [`GameHash`]). Enable it in
-//!   `[dev-dependencies]`: `search-core = { version = "…", features = ["testing"] }`.
+//!   `[dev-dependencies]`: `game-search-core = { version = "…", features = ["testing"] }`.
 
 // `deny` rather than `forbid`: the module `prefetch` allows its one intrinsic call.
 #![deny(unsafe_code)]
@@ -114,7 +118,9 @@ mod prefetch;
 mod rewards;
 mod stats;
 mod table;
-#[cfg(feature = "testing")]
+// Documented in every build, so a plain `cargo doc` shows it; compiled for use only with the
+// feature.
+#[cfg(any(feature = "testing", doc))]
 pub mod testing;
 pub mod tree;
 mod value;

@@ -47,7 +47,8 @@
 //! # Chance nodes
 //!
 //! Not supported: [`search`] panics when it meets a [`ToMove::Chance`] state, in the tree or in
-//! the default playout. Expectimax ([`crate::alphabeta`]) is the search for games with chance.
+//! the default playout. For games with chance, search with [`crate::expectimax`], or with
+//! [`crate::alphabeta`], which handles chance nodes exactly or with Star1.
 //!
 //! # Determinism
 //!

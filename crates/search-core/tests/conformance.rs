@@ -15,7 +15,9 @@ fn random_trees_pass() {
     for seed in 0..20 {
         let shape = Shape { depth: 5, chance: 0.3, dyadic: seed % 2 == 0, ..Shape::default() };
         let (tree, root) = Tree::random(&mut Xoshiro256PlusPlus::seed_from_u64(seed), &shape);
-        let report = check_hashed(&tree, &[root], &Walk { walks: 10, max_plies: 50, seed }).unwrap();
+        let report =
+            check_hashed(&tree, &[root], &Walk { walks: 10, max_plies: 50, seed, ..Walk::default() })
+                .unwrap();
         assert_eq!(report.terminal_states, 10, "every walk of a finite tree ends");
     }
 }
@@ -73,7 +75,7 @@ impl GameHash for Faulty {
 }
 
 fn rule_broken(game: &Faulty) -> Option<Rule> {
-    let walk = Walk { walks: 5, max_plies: 100, seed: 3 };
+    let walk = Walk { walks: 5, max_plies: 100, seed: 3, ..Walk::default() };
     check_hashed(game, &[(0, false)], &walk).err().map(|v| {
         // The message names the rule and where.
         assert!(v.to_string().starts_with("walk "), "{v}");
