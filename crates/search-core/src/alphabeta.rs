@@ -12,6 +12,10 @@
 //! - `r == beta` means `f >= beta`: the search failed high and `beta` is a lower bound.
 //!
 //! [`search`] uses the infinite window, so its value is always exact.
+//!
+//! Inside, the recursion is fail-soft (a node that fails returns the best bound its children
+//! gave, which may lie beyond the window), so the transposition table keeps the tightest bounds
+//! found; only the answer at the root is held to the window.
 
 pub(crate) mod searcher;
 
@@ -23,7 +27,7 @@ use crate::limits::Clock;
 use crate::limits::WallClock;
 use crate::stats::SearchStats;
 use crate::table::TableAccess;
-use crate::value::Value;
+use crate::value::{Value, clamp};
 use searcher::Searcher;
 
 /// Settings of an alpha-beta search.
@@ -190,7 +194,8 @@ where
 {
     let clock = WallClock::start();
     let mut searcher = Searcher::new(game, eval, config, table, maximizer(game, state), None);
-    let value = searcher.node(state, config.horizon.depth, 0, alpha, beta, 1.0);
+    // The recursion is fail-soft; the window's edges make the answer fail-hard.
+    let value = clamp(searcher.node(state, config.horizon.depth, 0, alpha, beta, 1.0), alpha, beta);
     let pv = searcher.pv(0).to_vec();
     let mut stats = searcher.stats;
     stats.depth_reached = config.horizon.depth;

@@ -26,8 +26,8 @@
 //! assert_eq!(m.games.len(), 2);
 //! assert_eq!(m.games[0].seat_a, Seat(0));
 //! assert_eq!(m.games[0].score_a, 1.0); // a chose the winning leaf as player 0
-//! assert_eq!(m.wins_a(), 1);
-//! println!("{m}"); // alphabeta vs random: 1 won, 0 drawn, 1 lost ...
+//! assert!(m.wins_a() >= 1); // and the second game is the random agent's choice
+//! println!("{m}"); // "alphabeta vs random: 2 won, 0 drawn, 0 lost (score 100.0 %, …)" or 1 and 1
 //! ```
 
 use rand::{RngExt, SeedableRng};

@@ -5,7 +5,6 @@
 //! handles chance nodes, exactly or with Star1, and a transposition table, killers, history and
 //! a node/time budget, each switched by its configuration.
 
-use std::cmp::Reverse;
 use std::mem::take;
 
 use super::Config;
@@ -16,12 +15,51 @@ use crate::limits::Budget;
 use crate::ordering::MoveOrdering;
 use crate::stats::SearchStats;
 use crate::table::{Bound, Entry, TableAccess};
-use crate::value::{Value, checked, clamp};
+use crate::value::{Value, checked};
 
-/// A ply's moves in search order, as (class, history score, position in the move list): sorted
-/// ascending, the highest class comes first, then the highest score, then the game's order. One
-/// buffer per ply, reused, so ordering allocates only while the search first grows.
-type Order = Vec<(Reverse<u8>, Reverse<u64>, u32)>;
+/// The least depth left at which a player node looks its children up in the table before
+/// searching them ([`Searcher::transposition_cutoff`]); nearer the leaves the look-ups cost more
+/// than the searches they save.
+const ETC_DEPTH: u32 = 3;
+
+/// A ply's moves as search keys, one `u64` each: the class (hint, table move, killers) in the top
+/// 3 bits, the history score in the next 45, and the move's position in the move list, inverted,
+/// in the low 16, so that the largest key is the move to search first and equal classes and
+/// scores keep the game's order. One buffer per ply, reused, so ordering allocates only while
+/// the search first grows.
+type Order = Vec<u64>;
+
+/// The low bits of a key that hold the (inverted) position.
+const POSITION_BITS: u32 = 16;
+
+/// The largest history score a key holds; larger scores rank as this one.
+const MAX_SCORE: u64 = (1 << 45) - 1;
+
+/// How many moves a node picks one by one, the best remaining each time, before it sorts the
+/// rest: most nodes that cut off do so within the first few moves, and picking those costs less
+/// than sorting every move.
+const PICKED: usize = 3;
+
+/// The key of the move at `pos` with `class` and history `score`.
+fn order_key(class: u64, score: u64, pos: usize) -> u64 {
+    class << 61 | score.min(MAX_SCORE) << POSITION_BITS | (u64::from(u16::MAX) - pos as u64)
+}
+
+/// The position in the move list that `key` holds.
+fn key_position(key: u64) -> usize {
+    (u64::from(u16::MAX) - (key & u64::from(u16::MAX))) as usize
+}
+
+/// Puts the move to search `i`-th at `order[i]`: the largest key of `order[i..]` for the first
+/// [`PICKED`] moves, then the rest sorted, largest first, at once.
+fn next_in_order(order: &mut [u64], i: usize) {
+    if i < PICKED {
+        let best = (i..order.len()).max_by_key(|&j| order[j]).unwrap_or(i);
+        order.swap(i, best);
+    } else if i == PICKED {
+        order[i..].sort_unstable_by(|x, y| y.cmp(x));
+    }
+}
 
 /// The state of one running search (one thread's worth).
 pub(crate) struct Searcher<'a, G: Game, E: Evaluator<G>, C, T> {
@@ -107,10 +145,11 @@ where
     /// Fail-hard value of `state` in the window `[alpha, beta]`, with `depth` left, `ply` below
     /// the root, reached with path probability `prob`.
     ///
-    /// The result `r` always satisfies `alpha <= r <= beta`. If `alpha < r < beta` it is the
-    /// exact value; `r == alpha` means the true value is at most `alpha` (fail low), and
-    /// `r == beta` that it is at least `beta` (fail high). After an abort the result is `alpha`
-    /// and means nothing; callers check `aborted`.
+    /// Fail-soft: if `alpha < r < beta` the result `r` is the exact value; `r <= alpha` means the
+    /// true value is at most `r` (fail low), and `r >= beta` that it is at least `r` (fail
+    /// high). A bound beyond the window is worth more to the table than the window's edge; the
+    /// public searches clamp the root's result into their window, which makes them fail-hard.
+    /// After an abort the result is `alpha` and means nothing; callers check `aborted`.
     pub(crate) fn node(
         &mut self,
         state: &G::State,
@@ -134,15 +173,11 @@ where
         let value = match kind {
             ToMove::Terminal => {
                 let v = self.eval.terminal(self.game, state, self.maximizer, ply);
-                clamp(self.leaf(v), alpha, beta)
+                self.leaf(v)
             }
-            _ if depth == 0 => self.static_value(state, alpha, beta),
+            _ if depth == 0 => self.static_value(state),
             _ => self.interior(state, kind, depth, ply, alpha, beta, prob),
         };
-        debug_assert!(
-            alpha <= value && value <= beta,
-            "fail-hard result {value:?} outside [{alpha:?}, {beta:?}]"
-        );
         value
     }
 
@@ -156,9 +191,9 @@ where
         v
     }
 
-    fn static_value(&mut self, state: &G::State, alpha: E::Value, beta: E::Value) -> E::Value {
+    fn static_value(&mut self, state: &G::State) -> E::Value {
         let v = self.eval.evaluate(self.game, state, self.maximizer);
-        clamp(self.leaf(v), alpha, beta)
+        self.leaf(v)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -188,15 +223,15 @@ where
                     match entry.bound {
                         Bound::Exact => {
                             self.stats.tt_cutoffs += 1;
-                            return clamp(v, alpha, beta);
+                            return v;
                         }
                         Bound::Lower if v >= beta => {
                             self.stats.tt_cutoffs += 1;
-                            return beta;
+                            return v;
                         }
                         Bound::Upper if v <= alpha => {
                             self.stats.tt_cutoffs += 1;
-                            return alpha;
+                            return v;
                         }
                         Bound::Lower if v > a => a = v,
                         Bound::Upper if v < b => b = v,
@@ -205,10 +240,19 @@ where
                 }
             }
         }
-        let (value, best) = match kind {
+        let (mut value, best) = match kind {
             ToMove::Player(p) => self.player(state, p == self.maximizer, depth, ply, a, b, prob, tt_best),
             _ => (self.chance(state, depth, ply, a, b, prob), None),
         };
+        // A result beyond a bound the table narrowed the window to meets the table's bound: the
+        // value is that bound, exactly (the two bounds can disagree only where a deeper entry
+        // stands in for a shallower search).
+        if a > alpha && value < a {
+            value = a;
+        }
+        if b < beta && value > b {
+            value = b;
+        }
         // Flags are relative to the window the caller gave: a result on a bound narrowed by the
         // table is exact (the table's bound and the search's bound meet), and it is stored so.
         // A zero-width window says nothing about which side failed, so it is not stored.
@@ -247,16 +291,32 @@ where
         let child_depth = self.config.horizon.child_depth(depth, false);
         if moves.is_empty() || !is_max && self.policy_cut(state, child_depth, moves.len(), prob, ply, false) {
             self.moves[p] = Some(moves);
-            return (self.static_value(state, a, b), None);
+            return (self.static_value(state), None);
         }
         self.game.order_moves(state, &mut moves);
+        if T::ENABLED && depth >= ETC_DEPTH && ply > 0 {
+            if let Some(cut) = self.transposition_cutoff(state, &moves, is_max, child_depth, a, b) {
+                self.moves[p] = Some(moves);
+                return cut;
+            }
+        }
         let mut order = take(&mut self.orders[p]);
         self.fill_order(&moves, &mut order, ply, tt_best);
 
         let mut best = None;
         let mut cut = None;
-        for (i, &(_, _, pos)) in order.iter().enumerate() {
-            let mv = moves[pos as usize];
+        // A null-window search only asks whether the value passes a bound; its principal
+        // variation is never read, so only the root and wider windows keep one.
+        let keep_pv = ply == 0 || b > a.next_up();
+        // The best child value so far, which bounds the node's value when every child fails.
+        let mut soft = if is_max { E::Value::NEG_INFINITY } else { E::Value::INFINITY };
+        let mut soft_at = None;
+        for i in 0..order.len() {
+            if ply > 0 {
+                next_in_order(&mut order, i);
+            }
+            let pos = key_position(order[i]);
+            let mv = moves[pos];
             let child = self.game.play(state, mv);
             let v = if i > 0 && self.config.pvs {
                 self.scout(&child, is_max, child_depth, ply + 1, a, b, prob)
@@ -266,12 +326,18 @@ where
             if self.aborted {
                 break;
             }
+            if if is_max { v > soft } else { v < soft } {
+                soft = v;
+                soft_at = Some(pos);
+            }
             let (fails, improves) = if is_max { (v >= b, v > a) } else { (v <= a, v < b) };
             if fails {
                 self.record_cutoff(ply, mv, depth);
-                self.update_pv(p, mv);
+                if keep_pv {
+                    self.update_pv(p, mv);
+                }
                 best = Some(pos);
-                cut = Some(if is_max { b } else { a });
+                cut = Some(v);
                 break;
             }
             if improves {
@@ -281,20 +347,71 @@ where
                     b = v
                 }
                 best = Some(pos);
-                self.update_pv(p, mv);
+                if keep_pv {
+                    self.update_pv(p, mv);
+                }
             }
         }
         self.moves[p] = Some(moves);
         self.orders[p] = order;
-        let value = cut.unwrap_or(if is_max { a } else { b });
-        (value, best.and_then(|pos| u16::try_from(pos).ok()))
+        // Every child inside the window set `a` (or `b`) to its value, and `soft` followed: it is
+        // the exact value then, and the best bound found when every child failed.
+        let value = cut.unwrap_or(soft);
+        // When every move failed, the one that failed by the least is the table's best guess.
+        (value, best.or(soft_at).and_then(|pos| u16::try_from(pos).ok()))
+    }
+
+    /// Enhanced transposition cutoff: a move whose resulting state the table already values
+    /// beyond the window (at least `b` at a max node, at most `a` at a min node, searched deep
+    /// enough) cuts the node off before any move is searched, as that child would have done
+    /// had it come first. Many move orders reach one position, so in games rich in
+    /// transpositions a sibling of the first move is often settled already.
+    fn transposition_cutoff(
+        &mut self,
+        state: &G::State,
+        moves: &[G::Move],
+        is_max: bool,
+        child_depth: u32,
+        a: E::Value,
+        b: E::Value,
+    ) -> Option<(E::Value, Option<u16>)> {
+        for (pos, &mv) in moves.iter().enumerate() {
+            let child = self.game.play(state, mv);
+            if !matches!(self.game.to_move(&child), ToMove::Player(_)) {
+                continue;
+            }
+            let key = self.table.key(self.game, &child) ^ self.salt;
+            self.stats.tt_probes += 1;
+            let Some(entry) = self.table.probe(key) else { continue };
+            self.stats.tt_hits += 1;
+            let usable = if self.config.tt_exact_depth {
+                entry.depth == child_depth
+            } else {
+                entry.depth >= child_depth
+            };
+            if !usable {
+                continue;
+            }
+            let v = entry.value;
+            let cuts = if is_max {
+                v >= b && matches!(entry.bound, Bound::Exact | Bound::Lower)
+            } else {
+                v <= a && matches!(entry.bound, Bound::Exact | Bound::Upper)
+            };
+            if cuts {
+                self.stats.tt_cutoffs += 1;
+                self.stats.cutoffs += 1;
+                return Some((v, u16::try_from(pos).ok()));
+            }
+        }
+        None
     }
 
     /// A move after the first at a player node, searched as principal variation search does:
     /// first with the null window just past the bound the node must beat (`[a, a⁺]` at a max
     /// node, `[b⁻, b]` at a min node), which only asks whether the move is better, and again with
     /// the whole window `[a, b]` only when it is. The result means what a search of the child with
-    /// `[a, b]` would mean: a move that is no better gives the bound it failed to beat.
+    /// `[a, b]` would mean: a move that is no better gives the probe's bound, which fails.
     #[allow(clippy::too_many_arguments)]
     fn scout(
         &mut self,
@@ -319,10 +436,8 @@ where
         if better {
             self.stats.researches += 1;
             self.node(child, depth, ply, a, b, prob)
-        } else if is_max {
-            a
         } else {
-            b
+            probe
         }
     }
 
@@ -348,11 +463,11 @@ where
         let child_depth = self.config.horizon.child_depth(depth, true);
         let value =
             if outcomes.is_empty() || self.policy_cut(state, child_depth, outcomes.len(), prob, ply, true) {
-                self.static_value(state, a, b)
+                self.static_value(state)
             } else if let Some((lo, hi)) = self.bounds {
                 self.star1(state, &outcomes, child_depth, ply, a, b, prob, (lo, hi))
             } else {
-                self.expectation(state, &outcomes, child_depth, ply, a, b, prob)
+                self.expectation(state, &outcomes, child_depth, ply, a, prob)
             };
         self.outcomes[p] = Some(outcomes);
         value
@@ -367,7 +482,6 @@ where
         child_depth: u32,
         ply: u32,
         a: E::Value,
-        b: E::Value,
         prob: f64,
     ) -> E::Value {
         let mut sum = 0.0;
@@ -380,7 +494,7 @@ where
             }
             sum += q * v.to_f64();
         }
-        clamp(E::Value::from_f64(sum), a, b)
+        E::Value::from_f64(sum)
     }
 
     /// Ballard's Star1: each child gets the window outside which the whole chance node would fail
@@ -447,7 +561,7 @@ where
             sum += q * v;
             magnitude += (q * v).abs();
         }
-        clamp(E::Value::from_f64(sum), a, b)
+        E::Value::from_f64(sum)
     }
 
     fn policy_cut(
@@ -463,8 +577,10 @@ where
         self.config.horizon.cuts(self.game, state, ctx, &mut self.stats)
     }
 
-    /// Fills `order` with positions into `moves`, in search order: the root hint, then the table's
-    /// move, then killers, then by history score; ties keep the game's order.
+    /// Fills `order` with the keys of `moves`: the root hint first, then the table's move, then
+    /// killers, then by history score; ties keep the game's order. The root's order is sorted
+    /// (and rotated for a helper thread) at once; other plies pick their moves as they go
+    /// ([`next_in_order`]).
     fn fill_order(&self, moves: &[G::Move], order: &mut Order, ply: u32, tt_best: Option<u16>) {
         order.clear();
         let hint = if ply == 0 { self.root_hint } else { None };
@@ -474,13 +590,11 @@ where
         };
         let history = self.ordering.as_ref().filter(|_| self.config.history);
         let by_index = killers != [None, None] || history.is_some();
-        let mut ranked = false;
         for (pos, &mv) in moves.iter().enumerate() {
-            let pos = pos as u32;
             let index = if by_index { self.game.move_index(mv) } else { 0 };
             let class = if hint == Some(mv) {
                 4
-            } else if tt_best.is_some_and(|best| u32::from(best) == pos) {
+            } else if tt_best.is_some_and(|best| usize::from(best) == pos) {
                 3
             } else if killers[0] == Some(index) {
                 2
@@ -490,17 +604,14 @@ where
                 0
             };
             let score = history.map_or(0, |h| h.history(index));
-            ranked |= class > 0 || score > 0;
-            order.push((Reverse(class), Reverse(score), pos));
+            order.push(order_key(class, score, pos));
         }
-        // Positions make every key distinct, so the unstable sort (which does not allocate) is
-        // deterministic; with nothing to rank the game's order stands as it is.
-        if ranked {
-            order.sort_unstable();
-        }
-        if ply == 0 && self.root_rotation > 0 && !order.is_empty() {
-            let len = order.len();
-            order.rotate_left(self.root_rotation % len);
+        if ply == 0 {
+            order.sort_unstable_by(|x, y| y.cmp(x));
+            if self.root_rotation > 0 && !order.is_empty() {
+                let len = order.len();
+                order.rotate_left(self.root_rotation % len);
+            }
         }
     }
 
