@@ -2,7 +2,7 @@
 //! guard column (cell `(r, c)` is bit `r·n + c`, so 11×11 fits), so a neighbour set is six
 //! shifts, the four that change the column masked so that no cell wraps to the next row.
 
-use super::hsearch::Carrier;
+use super::carrier::Carrier;
 use crate::board::{Cell, Color};
 
 mod groups;

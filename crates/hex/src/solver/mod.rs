@@ -93,6 +93,7 @@
 
 #[cfg(test)]
 mod brute;
+mod carrier;
 mod check;
 mod connections;
 mod geometry;

@@ -170,15 +170,14 @@ where
             return alpha;
         }
         let kind = self.game.to_move(state);
-        let value = match kind {
+        match kind {
             ToMove::Terminal => {
                 let v = self.eval.terminal(self.game, state, self.maximizer, ply);
                 self.leaf(v)
             }
             _ if depth == 0 => self.static_value(state),
             _ => self.interior(state, kind, depth, ply, alpha, beta, prob),
-        };
-        value
+        }
     }
 
     /// Counts a leaf and checks it against the evaluator's bounds when Star1 relies on them.
@@ -294,11 +293,13 @@ where
             return (self.static_value(state), None);
         }
         self.game.order_moves(state, &mut moves);
-        if T::ENABLED && depth >= ETC_DEPTH && ply > 0 {
-            if let Some(cut) = self.transposition_cutoff(state, &moves, is_max, child_depth, a, b) {
-                self.moves[p] = Some(moves);
-                return cut;
-            }
+        if T::ENABLED
+            && depth >= ETC_DEPTH
+            && ply > 0
+            && let Some(cut) = self.transposition_cutoff(state, &moves, is_max, child_depth, a, b)
+        {
+            self.moves[p] = Some(moves);
+            return cut;
         }
         let mut order = take(&mut self.orders[p]);
         self.fill_order(&moves, &mut order, ply, tt_best);
