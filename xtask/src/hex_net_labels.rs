@@ -23,7 +23,7 @@ use hex::solver::{MAX_SOLVER_SIZE, Solver, SolverConfig, Verdict};
 use hex::{Cell, Color, HexMove, Position};
 use serde::{Deserialize, Serialize};
 
-use crate::hex_net::NetGame;
+use crate::hex_net_games::NetGame;
 
 /// What `hex-net-labels` solves.
 #[derive(Clone, Debug)]
@@ -154,7 +154,7 @@ pub fn save_labels(games: &[NetGame], options: &LabelOptions, out: &Path) -> Res
             game.game, MAX_SOLVER_SIZE, game.size
         ));
     }
-    crate::hex_net::write_lines(games, options.threads, out, |game| label_game(game, options))
+    crate::hex_net_games::write_lines(games, options.threads, out, |game| label_game(game, options))
 }
 
 /// Reads labelled positions (JSON lines of [`Labelled`]), checking that each replays and that
@@ -188,10 +188,10 @@ pub fn load_labels(paths: &[PathBuf]) -> Result<Vec<Labelled>, String> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
-    use crate::hex_net::tests::{options, scratch};
-    use crate::hex_net::{GamesOptions, load_games, save_games};
+    use crate::hex_net_games::tests::{options, scratch};
+    use crate::hex_net_games::{GamesOptions, load_games, save_games};
 
     /// Small games, written to a folder of their own for each test (tests run at once).
     fn games(test: &str) -> Vec<NetGame> {
@@ -202,7 +202,7 @@ mod tests {
         games
     }
 
-    fn label_options(nodes: u64, keep: usize) -> LabelOptions {
+    pub(crate) fn label_options(nodes: u64, keep: usize) -> LabelOptions {
         LabelOptions { nodes, table_bits: 14, keep, threads: 2 }
     }
 
@@ -272,48 +272,6 @@ mod tests {
         assert!(deep.iter().zip(&shallow).any(|(d, s)| first(d) < first(s)), "200 nodes reach less far back");
         let too_large = NetGame { size: 13, ..games[0].clone() };
         assert!(save_labels(&[too_large], &label_options(200, 3), &a).unwrap_err().contains("up to 11x11"));
-    }
-
-    #[test]
-    fn the_network_learns_the_labels_and_judges_the_held_out_ones_apart() {
-        use crate::hex_net::{TrainOptions, ValueTargets, train};
-        let dir = scratch("labels-train");
-        let (games_file, labels_file) = (dir.join("games.jsonl"), dir.join("labels.jsonl"));
-        save_games(&GamesOptions { sizes: vec![5], games: 20, ..options(9) }, &games_file).unwrap();
-        let games = load_games(std::slice::from_ref(&games_file)).unwrap();
-        save_labels(&games, &label_options(100_000, 4), &labels_file).unwrap();
-        let labels = load_labels(std::slice::from_ref(&labels_file)).unwrap();
-        let held: usize = labels.iter().filter(|l| l.held_out).map(|l| l.values.len()).sum();
-        assert!(held > 0 && labels.iter().any(|l| !l.held_out));
-        let options = TrainOptions {
-            games: vec![games_file],
-            channels: 8,
-            layers: 2,
-            epochs: 6,
-            batch: 16,
-            rate: 0.01,
-            seed: 1,
-            threads: 2,
-            out: dir.join("net.txt"),
-            start: None,
-            // The root's means are left out: the labels alone train the value head.
-            value_weight: 0.0,
-            value_targets: ValueTargets { visits: 4, outcome: 0.0 },
-            labels: vec![labels_file],
-            label_weight: 1.0,
-        };
-        let report = train(&options).unwrap();
-        let (judged, baseline) = report.labels.expect("held-out labels are judged");
-        assert_eq!(
-            (judged.value_targets, judged.positions),
-            (held, 0),
-            "values only, on every held-out label"
-        );
-        assert!(baseline > 0.0 && judged.value_error > 0.0 && judged.value_error < 1.0);
-        assert!(report.losses[5] < report.losses[0], "the training loss falls: {:?}", report.losses);
-        let plain = train(&TrainOptions { labels: Vec::new(), ..options }).unwrap();
-        assert!(plain.labels.is_none());
-        assert_eq!(plain.net.positions, report.net.positions, "labelled positions are not policy positions");
     }
 
     #[test]

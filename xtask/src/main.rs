@@ -29,6 +29,7 @@ mod hex_decided;
 mod hex_match;
 mod hex_match_report;
 mod hex_net;
+mod hex_net_games;
 mod hex_net_labels;
 mod hex_openings;
 mod hex_patterns;
@@ -1049,7 +1050,7 @@ fn main() -> ExitCode {
         }
         Task::HexNetLabels { games, nodes, table_bits, keep, threads, out } => {
             let options = hex_net_labels::LabelOptions { nodes, table_bits, keep: keep as usize, threads };
-            return match hex_net::load_games(&games)
+            return match hex_net_games::load_games(&games)
                 .and_then(|games| hex_net_labels::save_labels(&games, &options, &out))
             {
                 Ok(n) => {
@@ -1071,8 +1072,8 @@ fn main() -> ExitCode {
                 }
                 None => None,
             };
-            let options = hex_net::GamesOptions { sizes, games, iterations, seed, threads, net };
-            hex_net::save_games(&options, &out)
+            let options = hex_net_games::GamesOptions { sizes, games, iterations, seed, threads, net };
+            hex_net_games::save_games(&options, &out)
                 .map(|n| eprintln!("hex-net-games: {n} games in {}", out.display()))
         }
         Task::HexPatterns {
