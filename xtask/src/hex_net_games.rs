@@ -43,7 +43,7 @@ pub struct NetGame {
     pub game: u64,
     /// Whether the game is held out of training (every tenth).
     pub held_out: bool,
-    /// The cells played, by [`Cell::id`].
+    /// The cells played, by [`hex::Cell::id`].
     pub moves: Vec<u16>,
     /// For each move, the root moves' visits `(cell id, visits)` when the search chose it;
     /// `None` for the random first stone, for moves that win or block at once, and where the
