@@ -367,10 +367,12 @@ fn run_row(kind: Kind, boards: &[Board], runs: usize) -> RowResult {
 // ---------------------------------------------------------------------------------------------
 // Row 5: MCTS.
 
-/// Our MCTS settings: plain UCT (no RAVE), `minimax`'s exploration, expansion on first visit
-/// (theirs expands every leaf a rollout reaches, `rollouts_before_expanding` 0).
+/// Our MCTS settings: plain UCT (no RAVE), `minimax`'s exploration, and its expansion: a leaf
+/// gets its children when an iteration reaches it a second time, and each iteration adds one
+/// node and plays out from it (minimax's `rollouts_before_expanding` 0 is our `expand_after`
+/// 1; our default 0 expands every node an iteration reaches, a whole line to the game's end).
 fn our_mcts_config(seed: u64) -> mcts::Config {
-    mcts::Config { exploration: uct_exploration(), seed, ..mcts::Config::default() }
+    mcts::Config { exploration: uct_exploration(), seed, expand_after: 1, ..mcts::Config::default() }
 }
 
 /// Row 5's timing: total times and how often the two chose the same move.
@@ -624,7 +626,9 @@ fn compare(settings: &Settings) -> Vec<RowResult> {
     println!("\n## MCTS, random playouts, one thread\n");
     println!(
         "Ours: plain UCT, no RAVE, exploration c = √(2/ln 2) ≈ {:.3} on `mean + c·√(ln N / n)`, the same \
-         term as minimax's `wins/n + 1.0·√(2·log₂ N / n)`; expansion on the first visit for both.\n",
+         term as minimax's `wins/n + 1.0·√(2·log₂ N / n)`; for both, a leaf gets its children when \
+         reached a second time, one node added an iteration (`expand_after` 1, \
+         `rollouts_before_expanding` 0).\n",
         uct_exploration()
     );
     println!("| row | iterations | ours total ms | minimax total ms | ours/minimax | same best move |");

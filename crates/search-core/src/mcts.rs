@@ -236,7 +236,12 @@ pub struct Config {
     /// [`MoveStats::amaf_visits`].
     pub rave_prior: u32,
     /// A node gets children once it has been reached this many times; before that, iterations
-    /// that reach it play out from it. Higher values save memory on long searches.
+    /// that reach it play out from it. 0, the default, expands every node an iteration
+    /// reaches, so that each iteration adds a whole line down to the end of the game and
+    /// hardly plays out: the tree proves small games quickly, but an iteration costs far more
+    /// on long games. 1 is the usual scheme (and the Hex engine's): each iteration adds one
+    /// node, the one it reached for the first time, and plays out from it. Higher values save
+    /// memory on long searches.
     pub expand_after: u32,
     /// The seed of every random choice.
     pub seed: u64,
@@ -365,7 +370,7 @@ impl Config {
 }
 
 impl Default for Config {
-    /// 1,000 iterations of plain UCT with `c = 1.0`, expanding a node on its first visit.
+    /// 1,000 iterations of plain UCT with `c = 1.0`, expanding every node an iteration reaches.
     fn default() -> Self {
         Config {
             exploration: 1.0,
