@@ -271,13 +271,8 @@ fn mcts_threads(c: &mut Criterion) {
     let mut group = new_group(c, "mcts");
     group.throughput(Throughput::Elements(MCTS_ITERATIONS));
     let start = Position::new(9).unwrap().play(HexMove::Place(Cell::new(4, 4))).unwrap();
-    // The GTP engine's knowledge and priors, a fixed budget.
-    let engine = MctsConfig {
-        knowledge_after: Some(hex::gtp::DEFAULT_KNOWLEDGE),
-        prior_weight: Some(hex::gtp::DEFAULT_PRIORS),
-        local_priors: hex::gtp::DEFAULT_LOCAL_PRIORS,
-        ..MctsConfig::iterations(MCTS_ITERATIONS)
-    };
+    // The shipped engine on a fixed budget.
+    let engine = MctsConfig { time: None, iterations: Some(MCTS_ITERATIONS), ..MctsConfig::engine() };
     for threads in [1, 2] {
         let config = MctsConfig { threads, ..engine };
         group.bench_function(BenchmarkId::new("threads", threads), |b| {

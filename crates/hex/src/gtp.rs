@@ -643,94 +643,73 @@ impl Settings {
 }
 
 impl Default for Settings {
-    /// The MCTS player with 0.5 s per move, the solver's knowledge after
-    /// [`DEFAULT_KNOWLEDGE`] visits, the solver first for [`DEFAULT_SOLVER`] of a move near the
-    /// end and pattern priors of weight [`DEFAULT_PRIORS`] that answer the opponent's last
-    /// stone ([`DEFAULT_LOCAL_PRIORS`]); depth 3 and seed 1 for the other players.
+    /// The shipped engine, [`MctsConfig::engine`]: the MCTS player with 0.5 s per move, the
+    /// solver's knowledge after [`DEFAULT_KNOWLEDGE`] visits, the solver first for
+    /// [`DEFAULT_SOLVER`] of a move near the end and pattern priors of weight [`DEFAULT_PRIORS`]
+    /// that answer the opponent's last stone ([`DEFAULT_LOCAL_PRIORS`]); depth 3 and the
+    /// engine's seed, 1, for the other players.
     fn default() -> Self {
+        // Every MCTS setting is the shipped engine's: it is defined once, there.
+        let engine = MctsConfig::engine();
         Settings {
             player: PlayerKind::Mcts,
-            time: DEFAULT_TIME,
+            time: engine.time.unwrap_or(DEFAULT_TIME),
             depth: 3,
-            seed: 1,
-            knowledge: Some(DEFAULT_KNOWLEDGE),
-            solver: Some(DEFAULT_SOLVER),
-            solver_empty: MctsConfig::default().solver_empty,
-            priors: Some(DEFAULT_PRIORS),
-            exploration: MctsConfig::default().exploration,
-            rave: MctsConfig::default().rave,
-            rave_prior: MctsConfig::default().rave_prior,
-            rave_weight: MctsConfig::default().rave_weight,
-            expand: MctsConfig::default().expand_after,
-            vc_answers: MctsConfig::default().vc_answers,
-            reuse: MctsConfig::default().reuse_tree,
-            playout_patterns: MctsConfig::default().playout_patterns,
-            threads: MctsConfig::default().threads,
-            solver_beside: MctsConfig::default().solver_beside_empty,
-            fill_in: MctsConfig::default().fill_in,
-            inferior: MctsConfig::default().inferior_on_expand,
-            dominated: MctsConfig::default().dominated_on_expand,
-            fresh_by_prior: MctsConfig::default().fresh_by_prior,
-            local_priors: DEFAULT_LOCAL_PRIORS,
-            local_playouts: MctsConfig::default().local_playouts,
-            local_scale: MctsConfig::default().local_scale,
-            playout_inferior: MctsConfig::default().playout_inferior,
+            seed: engine.seed,
+            knowledge: engine.knowledge_after,
+            solver: engine.solver_share,
+            solver_empty: engine.solver_empty,
+            priors: engine.prior_weight,
+            exploration: engine.exploration,
+            rave: engine.rave,
+            rave_prior: engine.rave_prior,
+            rave_weight: engine.rave_weight,
+            expand: engine.expand_after,
+            vc_answers: engine.vc_answers,
+            reuse: engine.reuse_tree,
+            playout_patterns: engine.playout_patterns,
+            threads: engine.threads,
+            solver_beside: engine.solver_beside_empty,
+            fill_in: engine.fill_in,
+            inferior: engine.inferior_on_expand,
+            dominated: engine.dominated_on_expand,
+            fresh_by_prior: engine.fresh_by_prior,
+            local_priors: engine.local_priors,
+            local_playouts: engine.local_playouts,
+            local_scale: engine.local_scale,
+            playout_inferior: engine.playout_inferior,
             patterns: None,
             answer_patterns: None,
             net: None,
-            net_after: MctsConfig::default().net_after,
-            net_values: MctsConfig::default().net_values,
+            net_after: engine.net_after,
+            net_values: engine.net_values,
             playout_weights: None,
             answer_factors: None,
             playout_table: None,
             playout_answers: None,
-            exploration_in_mean: MctsConfig::default().exploration_in_mean,
-            plain_every: MctsConfig::default().plain_every,
-            first_play_urgency: MctsConfig::default().first_play_urgency,
-            edge_bridges: MctsConfig::default().edge_bridges,
-            captured_regions: MctsConfig::default().captured_regions,
-            prove_after: MctsConfig::default().prove_after,
-            prove_nodes: MctsConfig::default().prove_nodes,
-            prove_empty: MctsConfig::default().prove_empty,
-            prove_share: MctsConfig::default().prove_share,
-            eval_mix: MctsConfig::default().eval_mix,
-            eval_scale: MctsConfig::default().eval_scale,
-            widening: MctsConfig::default().widening,
-            verify: MctsConfig::default().verify,
-            verify_moves: MctsConfig::default().verify_moves,
+            exploration_in_mean: engine.exploration_in_mean,
+            plain_every: engine.plain_every,
+            first_play_urgency: engine.first_play_urgency,
+            edge_bridges: engine.edge_bridges,
+            captured_regions: engine.captured_regions,
+            prove_after: engine.prove_after,
+            prove_nodes: engine.prove_nodes,
+            prove_empty: engine.prove_empty,
+            prove_share: engine.prove_share,
+            eval_mix: engine.eval_mix,
+            eval_scale: engine.eval_scale,
+            widening: engine.widening,
+            verify: engine.verify,
+            verify_moves: engine.verify_moves,
         }
     }
 }
 
-/// The default [`Settings::knowledge`]: the solver's knowledge prunes the MCTS player's root and
-/// every node visited 200 times (boards up to 11×11). In self-play on 9×9 at 0.5 s a move it
-/// made the player stronger than without knowledge, and 200 did at least as well as 1,000 (see
-/// [`crate::mcts`]; measured: `docs/measurements.md` in the repository).
-pub const DEFAULT_KNOWLEDGE: u32 = 200;
-
-/// The default [`Settings::priors`]: the weight of the learned pattern priors in the MCTS tree
-/// ([`crate::patterns`]). In self-play at 0.25 s a move, priors of weight 1 won 24 of 40 games
-/// on 9×9 against the same engine without them, and of weight 3 won 73 of 120 on 9×9 and 11×11
-/// (measured: `docs/measurements.md` in the repository; against MoHex they show no gain yet).
-pub const DEFAULT_PRIORS: f64 = 3.0;
-
-/// The default [`Settings::local_priors`]: on. The priors of the cells near the opponent's last
-/// stone are multiplied by their learned local-response strengths ([`MctsConfig::local_priors`]).
-/// Against MoHex on 9×9 at 1.6 s a move (MoHex 1 s), one thread each, it won 50 of 100 games
-/// where the engine without it won 43 on the same openings beside it, and 45 of another 100
-/// where the engine without it won 37: 95 of 200 against 80, game by game 44 won only with it
-/// and 29 only without (sign test p = 0.10; measured: `docs/benzene.md` in the repository).
-/// `param_hex local_priors 0` turns it off.
-pub const DEFAULT_LOCAL_PRIORS: bool = true;
-
-/// The default [`Settings::solver`]: the exact solver gets 0.3 of each MCTS move first, in
-/// positions with at most [`crate::mcts::DEFAULT_SOLVER_EMPTY`] empty cells. In self-play on
-/// 9×9 against the same engine without it, it won 55 of 80 games at 1 s a move and 24 of 40 at
-/// 0.5 s (measured: `docs/measurements.md` in the repository). Against MoHex on 9×9 at 1.6 s a
-/// move, one thread each, half of each move wherever at most 80 cells are empty (`param_hex
-/// solver 0.5`, `solver_empty 80`) won 37 of 100 games where this default won 34 of the same
-/// 100 beside it (game by game 15 / 12), so the default stayed (session 77 in `docs/benzene.md`).
-pub const DEFAULT_SOLVER: f64 = 0.3;
+// The shipped engine's settings are the MCTS player's ([`MctsConfig::engine`]); their names
+// stay here too, where the GTP engine's other defaults are.
+pub use crate::mcts::{
+    DEFAULT_KNOWLEDGE, DEFAULT_LOCAL_PRIORS, DEFAULT_PRIORS, DEFAULT_SOLVER, DEFAULT_TIME,
+};
 
 /// The names `param_hex` sets.
 const PARAMETERS: [&str; 49] = [
@@ -784,9 +763,6 @@ const PARAMETERS: [&str; 49] = [
     "net_after",
     "net_values",
 ];
-
-/// The default time per move of the MCTS and strong players.
-pub const DEFAULT_TIME: Duration = Duration::from_millis(500);
 
 /// The least time per move the clock cuts a search to (see `time_left`).
 pub const MIN_MOVE_TIME: Duration = Duration::from_millis(20);

@@ -1493,7 +1493,70 @@ pub struct MctsConfig {
     pub net_values: u32,
 }
 
+/// The default [`crate::gtp::Settings::knowledge`]: the solver's knowledge prunes the MCTS player's root and
+/// every node visited 200 times (boards up to 11×11). In self-play on 9×9 at 0.5 s a move it
+/// made the player stronger than without knowledge, and 200 did at least as well as 1,000 (see
+/// [`crate::mcts`]; measured: `docs/measurements.md` in the repository).
+pub const DEFAULT_KNOWLEDGE: u32 = 200;
+
+/// The default [`crate::gtp::Settings::priors`]: the weight of the learned pattern priors in the MCTS tree
+/// ([`crate::patterns`]). In self-play at 0.25 s a move, priors of weight 1 won 24 of 40 games
+/// on 9×9 against the same engine without them, and of weight 3 won 73 of 120 on 9×9 and 11×11
+/// (measured: `docs/measurements.md` in the repository; against MoHex they show no gain yet).
+pub const DEFAULT_PRIORS: f64 = 3.0;
+
+/// The default [`crate::gtp::Settings::local_priors`]: on. The priors of the cells near the opponent's last
+/// stone are multiplied by their learned local-response strengths ([`MctsConfig::local_priors`]).
+/// Against MoHex on 9×9 at 1.6 s a move (MoHex 1 s), one thread each, it won 50 of 100 games
+/// where the engine without it won 43 on the same openings beside it, and 45 of another 100
+/// where the engine without it won 37: 95 of 200 against 80, game by game 44 won only with it
+/// and 29 only without (sign test p = 0.10; measured: `docs/benzene.md` in the repository).
+/// `param_hex local_priors 0` turns it off.
+pub const DEFAULT_LOCAL_PRIORS: bool = true;
+
+/// The default [`crate::gtp::Settings::solver`]: the exact solver gets 0.3 of each MCTS move first, in
+/// positions with at most [`crate::mcts::DEFAULT_SOLVER_EMPTY`] empty cells. In self-play on
+/// 9×9 against the same engine without it, it won 55 of 80 games at 1 s a move and 24 of 40 at
+/// 0.5 s (measured: `docs/measurements.md` in the repository). Against MoHex on 9×9 at 1.6 s a
+/// move, one thread each, half of each move wherever at most 80 cells are empty (`param_hex
+/// solver 0.5`, `solver_empty 80`) won 37 of 100 games where this default won 34 of the same
+/// 100 beside it (game by game 15 / 12), so the default stayed (`docs/benzene.md`).
+pub const DEFAULT_SOLVER: f64 = 0.3;
+
+/// The default time per move of the MCTS and strong players.
+pub const DEFAULT_TIME: Duration = Duration::from_millis(500);
+
 impl MctsConfig {
+    /// The engine `hex-gtp` ships, and the one [`crate::gtp::Settings::default`] plays: 0.5 s a
+    /// move ([`DEFAULT_TIME`]), the solver's knowledge after [`DEFAULT_KNOWLEDGE`] visits, the
+    /// exact solver first for [`DEFAULT_SOLVER`] of a move near the end, learned pattern priors
+    /// of weight [`DEFAULT_PRIORS`] that answer the opponent's last stone
+    /// ([`DEFAULT_LOCAL_PRIORS`]), seed 1, and the rest as [`MctsConfig::default`].
+    ///
+    /// With a number of iterations in place of the time it plays the same moves on every
+    /// machine (the solver that runs first on a share of the time is then left out):
+    ///
+    /// ```
+    /// use hex::mcts::{MctsConfig, MctsPlayer};
+    /// use hex::{play_moves, HexPlayer};
+    ///
+    /// let config = MctsConfig { time: None, iterations: Some(300), ..MctsConfig::engine() };
+    /// let (position, _) = play_moves(7, ["d4"]).unwrap();
+    /// let first = MctsPlayer::new(config).choose_move(&position);
+    /// assert_eq!(MctsPlayer::new(config).choose_move(&position), first);
+    /// assert_eq!(MctsConfig::engine(), hex::gtp::Settings::default().mcts_config());
+    /// ```
+    pub fn engine() -> Self {
+        MctsConfig {
+            seed: 1,
+            knowledge_after: Some(DEFAULT_KNOWLEDGE),
+            solver_share: Some(DEFAULT_SOLVER),
+            prior_weight: Some(DEFAULT_PRIORS),
+            local_priors: DEFAULT_LOCAL_PRIORS,
+            ..MctsConfig::time(DEFAULT_TIME)
+        }
+    }
+
     /// The default settings with `time` per move.
     pub fn time(time: Duration) -> Self {
         MctsConfig { time: Some(time), iterations: None, ..MctsConfig::default() }
@@ -2371,11 +2434,10 @@ impl MctsPlayer {
     /// time limit, the solver on, a board the solver takes and at most that many empty cells.
     ///
     /// ```
-    /// use hex::gtp::Settings;
     /// use hex::mcts::{MctsConfig, MctsPlayer};
     /// use hex::play_moves;
     ///
-    /// let config = MctsConfig { threads: 2, ..Settings::default().mcts_config() };
+    /// let config = MctsConfig { threads: 2, ..MctsConfig::engine() };
     /// let player = MctsPlayer::new(config);
     /// // 11x11 after one stone: 120 empty cells, both threads search.
     /// let (opening, _) = play_moves(11, ["f6"]).unwrap();

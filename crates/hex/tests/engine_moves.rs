@@ -1,4 +1,4 @@
-//! The shipped engine (`hex-gtp`'s default MCTS player, `gtp::Settings::default()`) plays the
+//! The shipped engine (`hex-gtp`'s default MCTS player, `MctsConfig::engine()`) plays the
 //! moves recorded in `data/engine-moves.txt`: 24 positions of 9x9 and 11x11, each searched with
 //! a fixed seed and a fixed number of iterations (no clock, so the answer is the same on every
 //! machine). The solver, with its default settings, expands the numbers of nodes recorded in
@@ -32,8 +32,13 @@ const ITERATIONS: u64 = 800;
 
 /// The shipped engine's settings with a fixed iteration budget in place of its time.
 fn engine() -> MctsPlayer {
-    let config = MctsConfig { time: None, iterations: Some(ITERATIONS), ..Settings::default().mcts_config() };
+    let config = MctsConfig { time: None, iterations: Some(ITERATIONS), ..MctsConfig::engine() };
     MctsPlayer::new(config)
+}
+
+#[test]
+fn the_gtp_default_is_the_engine() {
+    assert_eq!(Settings::default().mcts_config(), MctsConfig::engine());
 }
 
 /// Twelve openings of 2 to 13 random stones on each of 9x9 and 11x11, from a fixed seed.
