@@ -54,7 +54,7 @@ fn two_threads_find_the_serial_values() {
             &Windows,
             &position,
             &search,
-            &TranspositionTable::<i32>::with_capacity(1 << 16),
+            TranspositionTable::<i32>::with_capacity(1 << 16),
         );
         let table = TranspositionTable::<i32>::with_capacity(1 << 16);
         let config = parallel::IterativeConfig { search, threads: 2 };
