@@ -285,30 +285,23 @@ impl<G: GameHash, V: Value> TableAccess<G, V> for TranspositionTable<V> {
     }
 }
 
-/// A borrowed table access is the same table access.
-impl<G: Game, V, T: TableAccess<G, V> + ?Sized> TableAccess<G, V> for &T {
-    const ENABLED: bool = T::ENABLED;
-    fn key(&self, game: &G, state: &G::State) -> u64 {
-        (**self).key(game, state)
-    }
-    fn probe(&self, key: u64) -> Option<Entry<V>> {
-        (**self).probe(key)
-    }
-    fn store(&self, key: u64, entry: Entry<V>) {
-        (**self).store(key, entry)
-    }
+/// A reference to a table access, or a shared one, is the same table access: `&table` for a
+/// search that borrows it, an `Arc` for agents on several threads that search one table.
+macro_rules! same_table {
+    ($($pointer:ty),*) => {$(
+        impl<G: Game, V, T: TableAccess<G, V> + ?Sized> TableAccess<G, V> for $pointer {
+            const ENABLED: bool = T::ENABLED;
+            fn key(&self, game: &G, state: &G::State) -> u64 {
+                (**self).key(game, state)
+            }
+            fn probe(&self, key: u64) -> Option<Entry<V>> {
+                (**self).probe(key)
+            }
+            fn store(&self, key: u64, entry: Entry<V>) {
+                (**self).store(key, entry)
+            }
+        }
+    )*};
 }
 
-/// A shared table is the same table, for agents on several threads that search one table.
-impl<G: Game, V, T: TableAccess<G, V> + ?Sized> TableAccess<G, V> for std::sync::Arc<T> {
-    const ENABLED: bool = T::ENABLED;
-    fn key(&self, game: &G, state: &G::State) -> u64 {
-        (**self).key(game, state)
-    }
-    fn probe(&self, key: u64) -> Option<Entry<V>> {
-        (**self).probe(key)
-    }
-    fn store(&self, key: u64, entry: Entry<V>) {
-        (**self).store(key, entry)
-    }
-}
+same_table!(&T, std::sync::Arc<T>);
