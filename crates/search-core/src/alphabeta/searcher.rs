@@ -425,8 +425,11 @@ where
         prob: f64,
     ) -> E::Value {
         let (lo, hi) = if is_max { (a, a.next_up()) } else { (b.next_down(), b) };
-        // A window already that narrow gains nothing from a probe.
-        if if is_max { hi >= b } else { lo <= a } {
+        // A window already that narrow gains nothing from a probe; nor does a chance node
+        // without Star1, which searches its outcomes whatever the window, so that a probe would
+        // cost as much as the search it is meant to spare.
+        let narrow = if is_max { hi >= b } else { lo <= a };
+        if narrow || self.bounds.is_none() && self.game.to_move(child) == ToMove::Chance {
             return self.node(child, depth, ply, a, b, prob);
         }
         let probe = self.node(child, depth, ply, lo, hi, prob);
