@@ -89,7 +89,8 @@ enum Task {
         /// The tier to run.
         #[arg(long, value_enum, default_value = "all")]
         tier: TierArg,
-        /// Games per row, instead of the tiers' own counts (50, 50 and 20).
+        /// Games per row, instead of the rows' own counts (2048: 1,000 for the depth-4 seed rows,
+        /// 200 at depths 5 and 6, 50 for the baselines, 20 and 10 for the strong rows).
         #[arg(long)]
         games: Option<u64>,
         /// The run's seed: game i of every row uses a seed derived from it and i.

@@ -366,20 +366,25 @@ struct DepthLine<'r> {
     points: BTreeMap<u32, &'r RowSummary>,
 }
 
-/// What one line of a depth plot stands for: agent, heuristic and stopping rule.
-type LineKey<'r> = (&'r str, &'r str, Option<&'r str>);
+/// What one line of a depth plot stands for: agent, heuristic, stopping rule, and whether a lost
+/// board carries the loss penalty (a seed row's `model`).
+type LineKey<'r> = (&'r str, &'r str, Option<&'r str>, bool);
 
 /// The agents of `game` that ran at several depths, in order of first appearance.
 fn depth_lines<'r>(rows: &'r [RowSummary], game: GameKind) -> Vec<DepthLine<'r>> {
     let mut lines: Vec<(LineKey<'r>, DepthLine<'r>)> = Vec::new();
     for row in rows.iter().filter(|r| r.game == game && r.games > 0) {
         let Some(depth) = row.depth else { continue };
-        let key =
-            (row.agent.as_str(), row.heuristic.as_str(), row.settings.get("stop_at").map(String::as_str));
+        let penalty = row.settings.get("model").is_some_and(|m| m.ends_with("loss-penalty"));
+        let stop_at = row.settings.get("stop_at").map(String::as_str);
+        let key = (row.agent.as_str(), row.heuristic.as_str(), stop_at, penalty);
         let at = match lines.iter().position(|(k, _)| *k == key) {
             Some(at) => at,
             None => {
-                let label = format!("{}, {}", row.agent, row.heuristic);
+                let mut label = format!("{}, {}", row.agent, row.heuristic);
+                if penalty {
+                    label += " (loss penalty)";
+                }
                 lines.push((key, DepthLine { label, points: BTreeMap::new() }));
                 lines.len() - 1
             }

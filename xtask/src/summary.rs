@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use crate::record::{GameKind, GameLine};
-use crate::tiers::g2048::{Published, published_2048};
+use crate::tiers::g2048::{Published, published_2048, seed_runs_2048};
 
 /// The 2048 tiles whose reach the summary counts, in increasing order.
 pub const TILES: [u32; 5] = [2048, 4096, 8192, 16384, 32768];
@@ -339,6 +339,38 @@ fn tiles_reached_table(out: &mut String, rows: &[&RowSummary]) {
     }
 }
 
+/// Which configuration of the seed program each seed row ran and what differs from the code that
+/// made the seed's figure (the settings `model` and `differs` of its games).
+fn seed_configuration_table(out: &mut String, rows: &[&RowSummary]) {
+    table_head(out, &["row", "configuration", "what differs from the seed program"], 3);
+    for row in rows {
+        let (Some(model), Some(differs)) = (row.settings.get("model"), row.settings.get("differs")) else {
+            continue;
+        };
+        table_row(out, &[format!("`{}`", row.row), format!("`{model}`"), differs.clone()]);
+    }
+}
+
+/// The seed's own logged runs of the configurations our rows reproduce, beside our rate.
+fn seed_runs_table(out: &mut String, rows: &[&RowSummary]) {
+    table_head(out, &["row", "ours", "seed run", "games", "win % [95% CI]"], 3);
+    for row in rows {
+        for run in seed_runs_2048(&row.row) {
+            let rate = f64::from(run.wins) / f64::from(run.games);
+            table_row(
+                out,
+                &[
+                    format!("`{}`", row.row),
+                    percent_with_interval(row.win_rate, row.interval),
+                    run.log.to_string(),
+                    run.games.to_string(),
+                    percent_with_interval(rate, wilson(run.wins.into(), run.games.into())),
+                ],
+            );
+        }
+    }
+}
+
 /// The `summary.md` of a run: a section per game, one table per tier with win rate and its 95%
 /// Wilson interval, average moves, average and longest seconds per game, moves per second, average
 /// score and search nodes per second; for 2048 also the seed document's published numbers in the
@@ -360,6 +392,26 @@ pub fn markdown(rows: &[RowSummary]) -> String {
             if !play_on.is_empty() {
                 out.push_str("\n### Tiles reached (games played on past 2048)\n\n");
                 tiles_reached_table(&mut out, &play_on);
+            }
+            let seed_rows: Vec<&RowSummary> =
+                rows.iter().filter(|r| r.game == game && r.settings.contains_key("model")).collect();
+            if !seed_rows.is_empty() {
+                out.push_str("\n### What each seed row ran\n\n");
+                out.push_str(concat!(
+                    "`original`: the seed program's final code (depth in plies, its partial cut, a lost board ",
+                    "valued by the heuristic, no loss penalty); `original-earlier`: the earlier version that ",
+                    "played its depth-6 minimax row (no partial cut; a spawn node with at most 2 levels left ",
+                    "searches its first 10 spawns, then returns its board's heuristic); ",
+                    "`original-loss-penalty`: the final code with the seed document's loss rule (a lost ",
+                    "board below every board).\n\n",
+                ));
+                seed_configuration_table(&mut out, &seed_rows);
+            }
+            let with_runs: Vec<&RowSummary> =
+                rows.iter().filter(|r| r.game == game && !seed_runs_2048(&r.row).is_empty()).collect();
+            if !with_runs.is_empty() {
+                out.push_str("\n### The seed's own runs of the same configurations\n\n");
+                seed_runs_table(&mut out, &with_runs);
             }
         }
         out.push_str("\nWin % is the share of games won (for dominoes the score: a win counts 1, a draw ½), with its 95% Wilson score interval in brackets. ");
@@ -497,6 +549,37 @@ pub(crate) mod tests {
         // Only rates measured in this run: no figure published elsewhere.
         assert!(!text.contains("published)"), "{text}");
         assert!(text.contains("CPython + numba"));
+    }
+
+    #[test]
+    fn markdown_says_what_each_seed_row_ran_and_lists_the_seeds_runs() {
+        let mut games = Vec::new();
+        for (row, model, differs) in [
+            ("minimax-d4", "original", "nothing in the search"),
+            ("minimax-d4-loss-penalty", "original-loss-penalty", "a lost board scores below every board"),
+        ] {
+            for i in 0..4 {
+                let mut game = line(2, row, i, if i < 2 { 2048 } else { 1024 }, 900, 0.01);
+                game.settings.insert("model".into(), model.into());
+                game.settings.insert("differs".into(), differs.into());
+                games.push(game);
+            }
+        }
+        games.push(line(2, "greedy", 0, 256, 150, 0.004));
+        let text = markdown(&summarize(&games));
+        assert!(text.contains("### What each seed row ran"), "{text}");
+        assert!(text.contains("| `minimax-d4` | `original` | nothing in the search |"), "{text}");
+        assert!(
+            text.contains("| `minimax-d4-loss-penalty` | `original-loss-penalty` | a lost board"),
+            "{text}"
+        );
+        assert!(!text.contains("| `greedy` | `"), "{text}");
+        assert!(text.contains("### The seed's own runs of the same configurations"), "{text}");
+        assert!(
+            text.contains("| `minimax-d4` | 50% [15–85] | MMAgentMaxCoefSqSumHeur_test-d4.txt (the published run) | 50 | 42% [29–56] |"),
+            "{text}"
+        );
+        assert!(text.contains("| 28 | 46% [30–64] |"), "{text}");
     }
 
     #[test]

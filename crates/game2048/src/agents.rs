@@ -1,5 +1,7 @@
 //! The players: random and greedy baselines, the seed document's minimax and expectimax, and a
-//! strong expectimax. Every one that searches does so through `search-core`.
+//! strong expectimax. Every one that searches does so through `search-core`, but for the earlier
+//! code version of the seed's minimax ([`SeedPruning::FirstTen`]), whose nodes' values depend on
+//! where an alpha-beta cut-off came, which no cut-off policy can express.
 
 use rand::{RngExt, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
@@ -137,33 +139,107 @@ impl Agent for RandomAgent {
     }
 }
 
-/// How the seed agents count depth and prune.
+/// How a seed agent's search values a lost board (no slide is legal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LostBoard {
+    /// By the heuristic, like any other board: the seed program's rule (its `maxi` returns the
+    /// heuristic of a board without a move, with no loss penalty). With the seed's final
+    /// heuristic a full board scores high (its tile sum counts), so the search can walk into a
+    /// loss.
+    Heuristic,
+    /// Below every board the heuristic values ([`Evaluation::loss`], or the heuristic's own
+    /// [`Heuristic::lost`]): what the seed document asks for ("a won position must score higher
+    /// than a lost one").
+    Penalty,
+}
+
+/// The seed program's pruning of spawn nodes, as its code versions had it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SeedPruning {
+    /// None: every spawn node is searched to the depth limit.
+    Off,
+    /// The final program's "partial pruning": a spawn node with at least 6 empty cells (12
+    /// spawns) and at most 2 levels left, counted after the node's own decrement, is valued by
+    /// the heuristic.
+    PartialCut,
+    /// The earlier version that played the published depth-6 minimax row: the partial cut
+    /// commented out, and a minimax spawn node with at most 2 levels left searches its first 10
+    /// spawns (by cell, a 2 before a 4) and then, unless one of them ended the node by an
+    /// alpha-beta cut-off, returns the heuristic of its own board. More than 10 spawns means at
+    /// least 6 empty cells, so the value differs from [`SeedPruning::PartialCut`]'s only where
+    /// one of the first 10 spawns fails low. An expectimax spawn node has no cut-off, so there
+    /// it is [`SeedPruning::PartialCut`].
+    FirstTen,
+}
+
+/// How the seed agents count depth, prune and value lost boards.
+///
+/// ```
+/// use game2048::agents::{LostBoard, SeedConfig, SeedPruning};
+/// use game2048::heuristics::MaxSqCoefSum;
+/// use game2048::{Board, Game2048, Heuristic, Position};
+/// use search_core::Evaluator;
+///
+/// // A lost board: the seed program values it by its heuristic, the described agent below all.
+/// let lost: Board = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2".parse().unwrap();
+/// let game = Game2048::adversary();
+/// let position = Position::slide(lost);
+/// let value = |config: SeedConfig| config.evaluation(MaxSqCoefSum).terminal(&game, &position, 0, 3);
+/// assert_eq!(value(SeedConfig::original(4)), MaxSqCoefSum.value(lost));
+/// assert!(value(SeedConfig::described(4)) < 0.0);
+/// assert_eq!(SeedConfig::earlier(6).pruning, SeedPruning::FirstTen);
+/// assert_eq!(SeedConfig::original(6).lost, LostBoard::Heuristic);
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SeedConfig {
     /// The depth limit.
     pub depth: u32,
     /// How depth is counted: the original program counted every layer
     /// ([`DepthCount::Plies`]); the document describes player moves ([`DepthCount::Moves`]).
+    /// (The minimax adversary's layer is a player's, so it counts either way.)
     pub count: DepthCount,
-    /// The seed's "partial pruning": a spawn node with at least 6 empty cells (12 spawns) and at
-    /// most 2 levels left is valued by the heuristic.
-    pub partial_cut: bool,
+    /// The pruning of spawn nodes.
+    pub pruning: SeedPruning,
+    /// How a lost board is valued.
+    pub lost: LostBoard,
 }
 
 impl SeedConfig {
-    /// What the original program did at `depth`: plies counted, partial pruning on. Its published
-    /// results (depth 4 for both agents, 5 for expectimax, 6 for minimax) come from this.
+    /// What the final original program did at `depth`: plies counted, the partial cut, a lost
+    /// board valued by the heuristic. Its published results at depth 4 (both agents) and 5
+    /// (expectimax) come from this; the depth-6 minimax row from [`SeedConfig::earlier`].
     pub fn original(depth: u32) -> Self {
-        SeedConfig { depth, count: DepthCount::Plies, partial_cut: true }
+        SeedConfig {
+            depth,
+            count: DepthCount::Plies,
+            pruning: SeedPruning::PartialCut,
+            lost: LostBoard::Heuristic,
+        }
     }
 
-    /// What the document describes: `depth` player moves, no partial pruning.
+    /// The earlier version of the original program that played the published depth-6 minimax
+    /// row: as [`SeedConfig::original`] but with [`SeedPruning::FirstTen`].
+    pub fn earlier(depth: u32) -> Self {
+        SeedConfig { pruning: SeedPruning::FirstTen, ..SeedConfig::original(depth) }
+    }
+
+    /// What the document describes: `depth` player moves, no partial pruning, a lost board
+    /// below every other.
     pub fn described(depth: u32) -> Self {
-        SeedConfig { depth, count: DepthCount::Moves, partial_cut: false }
+        SeedConfig { depth, count: DepthCount::Moves, pruning: SeedPruning::Off, lost: LostBoard::Penalty }
+    }
+
+    /// The evaluator the seed agents search with under this configuration: `heuristic`, and lost
+    /// boards valued as [`SeedConfig::lost`] says.
+    pub fn evaluation<H: Heuristic>(&self, heuristic: H) -> Evaluation<LostRule<H>> {
+        Evaluation::new(LostRule { heuristic, lost: self.lost })
     }
 
     fn horizon(&self) -> Horizon<SeedCut> {
-        Horizon { depth: self.depth, count: self.count, cutoff: SeedCut(self.partial_cut) }
+        // FirstTen is PartialCut wherever no alpha-beta cut-off can happen (expectimax); the
+        // minimax searches it on its own (`seed_program`).
+        let cut = self.pruning != SeedPruning::Off;
+        Horizon { depth: self.depth, count: self.count, cutoff: SeedCut(cut) }
     }
 
     fn label(&self) -> String {
@@ -171,8 +247,73 @@ impl SeedConfig {
             DepthCount::Plies => "plies",
             DepthCount::Moves => "moves",
         };
-        let cut = if self.partial_cut { ", partial cut" } else { "" };
-        format!("d{} {count}{cut}", self.depth)
+        let cut = match self.pruning {
+            SeedPruning::Off => "",
+            SeedPruning::PartialCut => ", partial cut",
+            SeedPruning::FirstTen => ", first ten spawns",
+        };
+        let lost = match self.lost {
+            LostBoard::Heuristic => ", lost board by heuristic",
+            LostBoard::Penalty => ", loss penalty",
+        };
+        format!("d{} {count}{cut}{lost}", self.depth)
+    }
+}
+
+/// A heuristic with the seed agents' rule for lost boards ([`SeedConfig::evaluation`]).
+///
+/// With [`LostBoard::Heuristic`] a lost board is worth what the heuristic gives it, so the
+/// values stay within the heuristic's bounds; with [`LostBoard::Penalty`] the heuristic's own
+/// rule applies (by default, below every board).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LostRule<H> {
+    /// The heuristic.
+    pub heuristic: H,
+    /// How lost boards are valued.
+    pub lost: LostBoard,
+}
+
+impl<H: Heuristic> Heuristic for LostRule<H> {
+    fn value(&self, board: Board) -> f64 {
+        self.heuristic.value(board)
+    }
+
+    fn bounds(&self) -> Option<(f64, f64)> {
+        self.heuristic.bounds()
+    }
+
+    fn lost(&self, board: Board) -> Option<f64> {
+        match self.lost {
+            LostBoard::Heuristic => Some(self.heuristic.value(board)),
+            LostBoard::Penalty => self.heuristic.lost(board),
+        }
+    }
+
+    fn best_afterstate(&self, board: Board) -> Option<f64> {
+        self.heuristic.best_afterstate(board)
+    }
+
+    fn expected_best_afterstate(&self, board: Board, two: f64, four: f64, lost: f64) -> f64 {
+        match self.lost {
+            LostBoard::Penalty => self.heuristic.expected_best_afterstate(board, two, four, lost),
+            // `lost` is one value for every spawn; here each lost board has its own.
+            LostBoard::Heuristic => {
+                let mut sum = 0.0;
+                let mut empty = board.empty_mask();
+                while empty != 0 {
+                    let cell = empty.trailing_zeros() as usize;
+                    empty &= empty - 1;
+                    for (rank, q) in [(1, two), (2, four)] {
+                        if rank == 1 || four > 0.0 {
+                            let spawned = board.with_rank(cell, rank);
+                            let v = self.heuristic.best_afterstate(spawned);
+                            sum += q * v.unwrap_or_else(|| self.heuristic.value(spawned));
+                        }
+                    }
+                }
+                sum
+            }
+        }
     }
 }
 
@@ -193,6 +334,98 @@ impl CutoffPolicy<Game2048> for SeedCut {
 fn seed_search(config: &SeedConfig) -> alphabeta::Config<SeedCut> {
     alphabeta::Config { star1: false, killers: false, history: false, ..alphabeta::Config::depth(0) }
         .with_horizon(config.horizon())
+}
+
+/// The seed program's minimax as its code reads (`maxi` and `mini` of `MiniMax_Agent.py`), for
+/// [`SeedPruning::FirstTen`], which is no cut-off policy: a node's value depends on whether a
+/// cut-off came among its first children. Fail-soft alpha-beta, moves in [`Direction::ALL`]
+/// order (the seed's ids sorted), spawns by cell then value, the first of equal moves kept.
+/// Also the test oracle for the `search-core` minimax under the other settings.
+mod seed_program {
+    use super::{SeedConfig, SeedPruning};
+    use crate::Heuristic;
+    use crate::board::{Board, Direction};
+    use crate::evaluation::Evaluation;
+
+    pub(super) struct Search<'a, H> {
+        pub(super) config: &'a SeedConfig,
+        pub(super) eval: &'a Evaluation<super::LostRule<H>>,
+        pub(super) nodes: u64,
+    }
+
+    impl<H: Heuristic> Search<'_, H> {
+        /// A leaf: a lost board as [`SeedConfig::lost`] says, any other by the heuristic.
+        fn leaf(&self, board: Board) -> f64 {
+            if board.is_terminal() {
+                self.eval.heuristic.lost(board).unwrap_or(self.eval.loss)
+            } else {
+                self.eval.heuristic.value(board)
+            }
+        }
+
+        /// `maxi`: the value of `board` with the player to move and its best move.
+        pub(super) fn maxi(&mut self, board: Board, mut a: f64, b: f64, d: u32) -> (f64, Option<Direction>) {
+            self.nodes += 1;
+            if d == 0 || board.is_terminal() {
+                return (self.leaf(board), None);
+            }
+            let d = d - 1;
+            let (mut best, mut best_move) = (f64::NEG_INFINITY, None);
+            for (direction, after) in Direction::ALL.into_iter().zip(board.afters()) {
+                let Some(after) = after else { continue };
+                let v = self.mini(after, a, b, d);
+                if v > best {
+                    (best, best_move) = (v, Some(direction));
+                }
+                if best >= b {
+                    break;
+                }
+                if best > a {
+                    a = best;
+                }
+            }
+            (best, best_move)
+        }
+
+        /// `mini`: the value of `board` with the adversary to place a tile.
+        fn mini(&mut self, board: Board, a: f64, mut b: f64, d: u32) -> f64 {
+            self.nodes += 1;
+            if d == 0 || !board.has_empty() {
+                return self.eval.heuristic.value(board);
+            }
+            let d = d - 1;
+            let empty = board.empty_count();
+            if self.config.pruning == SeedPruning::PartialCut && empty >= 6 && d <= 2 {
+                return self.eval.heuristic.value(board);
+            }
+            let mut best = f64::INFINITY;
+            let mut count = 0;
+            let mut cells = board.empty_mask();
+            while cells != 0 {
+                let cell = cells.trailing_zeros() as usize;
+                cells &= cells - 1;
+                for rank in [1, 2] {
+                    if self.config.pruning == SeedPruning::FirstTen && d <= 2 {
+                        if count == 10 {
+                            return self.eval.heuristic.value(board);
+                        }
+                        count += 1;
+                    }
+                    let (v, _) = self.maxi(board.with_rank(cell, rank), a, b, d);
+                    if v < best {
+                        best = v;
+                    }
+                    if best <= a {
+                        return best;
+                    }
+                    if best < b {
+                        b = best;
+                    }
+                }
+            }
+            best
+        }
+    }
 }
 
 /// One ply: the move whose resulting board (before the spawn) the heuristic likes best.
@@ -223,18 +456,30 @@ impl<H: Heuristic> Agent for Greedy<H> {
 }
 
 /// The seed document's minimax: the game is an adversary that puts a 2 or a 4 on the empty cell
-/// that hurts most, and the player maximises against it with fail-hard alpha-beta.
+/// that hurts most, and the player maximises against it with alpha-beta.
+///
+/// ```
+/// use game2048::agents::{Agent, SeedConfig, SeedMinimax};
+/// use game2048::heuristics::MaxSqCoefSum;
+/// use game2048::Board;
+///
+/// let board: Board = "2 4 8 16/0 0 0 0/0 0 0 0/0 0 0 2".parse().unwrap();
+/// // The earlier code version of the published depth-6 row and the final one.
+/// let earlier = SeedMinimax::new(SeedConfig::earlier(6), MaxSqCoefSum).decide(board);
+/// let original = SeedMinimax::new(SeedConfig::original(6), MaxSqCoefSum).decide(board);
+/// assert!(board.play(earlier.direction).is_some() && board.play(original.direction).is_some());
+/// ```
 #[derive(Clone, Debug)]
 pub struct SeedMinimax<H> {
-    /// Depth counting and pruning.
+    /// Depth counting, pruning and the value of lost boards, read at every decision.
     pub config: SeedConfig,
-    eval: Evaluation<H>,
+    heuristic: H,
 }
 
 impl<H: Heuristic> SeedMinimax<H> {
     /// The seed's minimax with `heuristic`.
     pub fn new(config: SeedConfig, heuristic: H) -> Self {
-        SeedMinimax { config, eval: Evaluation::new(heuristic) }
+        SeedMinimax { config, heuristic }
     }
 }
 
@@ -244,9 +489,21 @@ impl<H: Heuristic> Agent for SeedMinimax<H> {
     }
 
     fn decide(&mut self, board: Board) -> Decision {
+        let eval = self.config.evaluation(&self.heuristic);
+        if self.config.pruning == SeedPruning::FirstTen {
+            let started = std::time::Instant::now();
+            let mut search = seed_program::Search { config: &self.config, eval: &eval, nodes: 0 };
+            let (value, direction) = search.maxi(board, f64::NEG_INFINITY, f64::INFINITY, self.config.depth);
+            let direction = direction
+                .or_else(|| board.legal_moves().next())
+                .expect("decide() needs a board with a legal move");
+            let mut stats = SearchStats::default();
+            (stats.nodes, stats.elapsed) = (search.nodes, started.elapsed());
+            return Decision { direction, value: Some(value), stats };
+        }
         let result = alphabeta::search(
             &Game2048::adversary(),
-            &self.eval,
+            &eval,
             &Position::slide(board),
             &seed_search(&self.config),
             NoTable,
@@ -262,17 +519,17 @@ impl<H: Heuristic> Agent for SeedMinimax<H> {
 /// first of equal moves in [`Direction::ALL`] order, so a game depends only on its seed.
 #[derive(Clone, Debug)]
 pub struct SeedExpectimax<H> {
-    /// Depth counting and pruning.
+    /// Depth counting, pruning and the value of lost boards, read at every decision.
     pub config: SeedConfig,
     /// The probability of a 4 the search assumes.
     pub four_probability: f64,
-    eval: Evaluation<H>,
+    heuristic: H,
 }
 
 impl<H: Heuristic> SeedExpectimax<H> {
     /// The seed's expectimax with `heuristic` and the standard spawn probabilities.
     pub fn new(config: SeedConfig, heuristic: H) -> Self {
-        SeedExpectimax { config, four_probability: 0.1, eval: Evaluation::new(heuristic) }
+        SeedExpectimax { config, four_probability: 0.1, heuristic }
     }
 }
 
@@ -283,13 +540,9 @@ impl<H: Heuristic> Agent for SeedExpectimax<H> {
 
     fn decide(&mut self, board: Board) -> Decision {
         let game = Game2048::chance(self.four_probability);
-        let result = alphabeta::search(
-            &game,
-            &self.eval,
-            &Position::slide(board),
-            &seed_search(&self.config),
-            NoTable,
-        );
+        let eval = self.config.evaluation(&self.heuristic);
+        let result =
+            alphabeta::search(&game, &eval, &Position::slide(board), &seed_search(&self.config), NoTable);
         decision(&result, board)
     }
 }
@@ -565,7 +818,7 @@ mod tests {
         assert!(a.stats.policy_cutoffs > 0);
         // Without the cut, depth 5 in plies searches one more own move.
         let mut uncut =
-            SeedExpectimax::new(SeedConfig { partial_cut: false, ..SeedConfig::original(5) }, Sum);
+            SeedExpectimax::new(SeedConfig { pruning: SeedPruning::Off, ..SeedConfig::original(5) }, Sum);
         let c = uncut.decide(board);
         assert_eq!(c.stats.policy_cutoffs, 0);
         assert!(c.stats.leaves > a.stats.leaves);
@@ -602,6 +855,106 @@ mod tests {
         let v = eval.terminal(&game, &Position::slide(lost), 0, 5);
         assert!(v < Sum.bounds().unwrap().0);
         assert_eq!(eval.bounds().unwrap().0, v);
+    }
+
+    /// The seed program values a lost board by its heuristic; the described agents put it below
+    /// every board. On this position Up leaves one empty cell whose every spawn loses (the
+    /// tiles are all different), Left leaves the 2 and the 4 beside it; the seed's final
+    /// heuristic likes the lost boards after Up better (by 0.004), so the original agents walk
+    /// into the loss and the described ones do not.
+    #[test]
+    fn lost_board_by_heuristic_or_penalty() {
+        use crate::heuristics::MaxSqCoefSum;
+        use search_core::Evaluator;
+        let lost: Board = "2 4 2 4/4 2 4 2/2 4 2 4/4 2 4 2".parse().unwrap();
+        let (game, position) = (Game2048::adversary(), Position::slide(lost));
+        let original = SeedConfig::original(4).evaluation(MaxSqCoefSum);
+        let described = SeedConfig::described(4).evaluation(MaxSqCoefSum);
+        assert_eq!(original.terminal(&game, &position, 0, 3), MaxSqCoefSum.value(lost));
+        let penalty = Evaluation::new(MaxSqCoefSum).loss;
+        assert_eq!(described.terminal(&game, &position, 0, 3), penalty);
+        assert!(penalty < MaxSqCoefSum.bounds().unwrap().0);
+        // The earlier code version values it as the final one.
+        assert_eq!(
+            SeedConfig::earlier(6).evaluation(MaxSqCoefSum).terminal(&game, &position, 0, 3),
+            MaxSqCoefSum.value(lost)
+        );
+
+        let board: Board = "0 8192 1024 2/32768 4096 64 4/16384 256 512 8/2048 32 16 128".parse().unwrap();
+        let up = board.play(Direction::Up).unwrap().board;
+        assert!(up.empty_count() == 1 && [1, 2].iter().all(|&r| up.with_rank(12, r).is_terminal()));
+        assert_eq!(board.legal_moves().collect::<Vec<_>>(), [Direction::Up, Direction::Left]);
+        let penalised = SeedConfig { lost: LostBoard::Penalty, ..SeedConfig::original(2) };
+        for (config, expected) in [
+            (SeedConfig::original(2), Direction::Up),
+            (penalised, Direction::Left),
+            (SeedConfig::described(2), Direction::Left),
+        ] {
+            let m = SeedMinimax::new(config, MaxSqCoefSum).decide(board);
+            let e = SeedExpectimax::new(config, MaxSqCoefSum).decide(board);
+            assert_eq!((m.direction, e.direction), (expected, expected), "{config:?}");
+        }
+        let m = SeedMinimax::new(SeedConfig::original(2), MaxSqCoefSum).decide(board);
+        assert_eq!(
+            m.value,
+            Some(MaxSqCoefSum.value(up.with_rank(12, 1)).min(MaxSqCoefSum.value(up.with_rank(12, 2))))
+        );
+    }
+
+    /// Boards from seeded games of the original minimax, in every stage of a game.
+    fn played_boards(games: u64, every: u64) -> Vec<Board> {
+        use crate::heuristics::MaxSqCoefSum;
+        let mut boards = Vec::new();
+        for seed in 0..games {
+            let mut agent = SeedMinimax::new(SeedConfig::original(4), MaxSqCoefSum);
+            play_game(&mut agent, &Rules::seed(), seed, None, |report| {
+                if report.number % every == 0 && !report.after.is_terminal() {
+                    boards.push(report.after);
+                }
+            });
+        }
+        boards
+    }
+
+    /// The `search-core` minimax under the original settings and a line-by-line port of the
+    /// seed program's `maxi`/`mini` choose the same move with the same value on boards from
+    /// whole games, lost boards below the horizon included, with the seed's rule for them and
+    /// with the penalty; and the earlier code version (first ten spawns) is another search.
+    #[test]
+    fn original_minimax_is_the_seed_programs() {
+        use crate::heuristics::{MaxSqCoefSum, Mixed};
+        let boards = played_boards(3, 7);
+        assert!(boards.len() > 200, "{}", boards.len());
+        let mut differ = 0;
+        for (i, &board) in boards.iter().enumerate() {
+            let depth = if i % 3 == 0 { 6 } else { 4 };
+            for config in [
+                SeedConfig::original(depth),
+                SeedConfig { lost: LostBoard::Penalty, ..SeedConfig::original(depth) },
+            ] {
+                let ours = SeedMinimax::new(config, MaxSqCoefSum).decide(board);
+                let eval = config.evaluation(MaxSqCoefSum);
+                let mut port = seed_program::Search { config: &config, eval: &eval, nodes: 0 };
+                let (value, direction) = port.maxi(board, f64::NEG_INFINITY, f64::INFINITY, depth);
+                assert_eq!(
+                    (ours.direction, ours.value),
+                    (direction.unwrap(), Some(value)),
+                    "{board} {config:?}"
+                );
+            }
+            let mixed = SeedMinimax::new(SeedConfig::original(depth), Mixed).decide(board);
+            let eval = SeedConfig::original(depth).evaluation(Mixed);
+            let mut port =
+                seed_program::Search { config: &SeedConfig::original(depth), eval: &eval, nodes: 0 };
+            assert_eq!(port.maxi(board, f64::NEG_INFINITY, f64::INFINITY, depth).1, Some(mixed.direction));
+            if depth == 6 {
+                let final_ = SeedMinimax::new(SeedConfig::original(6), MaxSqCoefSum).decide(board);
+                let earlier = SeedMinimax::new(SeedConfig::earlier(6), MaxSqCoefSum).decide(board);
+                differ += usize::from(final_.direction != earlier.direction);
+            }
+        }
+        // Not the same search: it changes some moves.
+        assert!(differ > 0, "the earlier version chose as the final one on every board");
     }
 
     #[test]

@@ -42,8 +42,11 @@
 //! | [`agents::Strong`] | nneonneo's expectimax: probability cut-off, chance table, adaptive depth, parallel root |
 //!
 //! The seed agents run as the original program did ([`agents::SeedConfig::original`]: depth
-//! counted in plies, partial pruning on), which is what its published results measured, or as
-//! its document describes them ([`agents::SeedConfig::described`]).
+//! counted in plies, partial pruning on, a lost board valued by the heuristic with no loss
+//! penalty), which is what its published results measured ([`agents::SeedConfig::earlier`] for
+//! its depth-6 minimax row, from an earlier version of its code), or as its document describes
+//! them ([`agents::SeedConfig::described`]: depth in player moves, no pruning, a lost board below
+//! every other).
 //!
 //! [`heuristics`] holds every heuristic the seed document tried and [`heuristics::LineTable`],
 //! the strong per-line heuristic. [`play::play_game`] plays a seeded game and returns its record.

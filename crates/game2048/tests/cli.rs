@@ -86,6 +86,42 @@ fn play_is_reproducible_from_its_seed() {
     assert!(stdout(&a).contains("replay:    g2048 play --agent expectimax --depth 3 --seed 5"));
 }
 
+/// The seed program's configurations are named on the command line, the agent says which ran,
+/// and the replay line names them again; the model's rule for lost boards can be overridden.
+#[test]
+fn seed_models_and_the_lost_board_rule_replay() {
+    // Up loses at once (every spawn fills the board with no merge), Left does not; the seed's
+    // heuristic likes the boards after Up better (the test `lost_board_by_heuristic_or_penalty`).
+    let board = "0 8192 1024 2/32768 4096 64 4/16384 256 512 8/2048 32 16 128";
+    let best = |extra: &[&str]| {
+        let mut args = vec!["best-move", "--board", board, "--agent", "minimax", "--depth", "2"];
+        args.extend_from_slice(extra);
+        let out = g2048(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout(&out).lines().next().unwrap_or_default().to_string()
+    };
+    assert_eq!(best(&[]), "up");
+    assert_eq!(best(&["--lost", "penalty"]), "left");
+    assert_eq!(best(&["--model", "described"]), "left");
+    assert_eq!(best(&["--model", "described", "--lost", "heuristic"]), "up");
+    for (flags, name) in [
+        (&["--model", "earlier"][..], "first ten spawns, lost board by heuristic"),
+        (&["--lost", "penalty"][..], "partial cut, loss penalty"),
+    ] {
+        let mut args = vec!["play", "--agent", "minimax", "--depth", "6", "--seed", "3", "--max-moves", "20"];
+        args.extend_from_slice(flags);
+        let out = g2048(&args);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let text = stdout(&out);
+        assert!(text.contains(name), "{text}");
+        let replay = format!("replay:    g2048 play --agent minimax --depth 6 {} --seed 3", flags.join(" "));
+        assert!(text.contains(&replay), "{text}");
+    }
+    let bad = g2048(&["best-move", "--board", board, "--agent", "minimax", "--lost", "sometimes"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(stderr(&bad).contains("penalty"), "{}", stderr(&bad));
+}
+
 #[test]
 fn a_trained_network_plays_and_a_bad_file_is_refused() {
     use game2048::ntuple::{NTupleNetwork, Shape, TrainConfig};

@@ -7,7 +7,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use game2048::Rules;
 use game2048::agents::{
-    Agent, Greedy, LateSearch, RandomAgent, SeedConfig, SeedExpectimax, SeedMinimax, Strong, StrongConfig,
+    Agent, Greedy, LateSearch, LostBoard, RandomAgent, SeedConfig, SeedExpectimax, SeedMinimax, Strong,
+    StrongConfig,
 };
 use game2048::heuristics::{LineTable, SeedHeuristic};
 use game2048::ntuple::{Downgrade, Downgrading, NTupleNetwork};
@@ -31,6 +32,66 @@ pub fn load_network(path: &Path) -> Result<Arc<NTupleNetwork>, String> {
     Ok(network)
 }
 
+/// Which configuration of the seed program a seed row runs ([`SeedConfig`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeedModel {
+    /// The final program: plies, the partial cut, a lost board valued by the heuristic
+    /// ([`SeedConfig::original`]).
+    Original,
+    /// The earlier code version of the published depth-6 minimax row: the first ten spawns
+    /// searched instead of the partial cut ([`SeedConfig::earlier`]).
+    Earlier,
+    /// The final program with the described loss rule: a lost board below every other board, as
+    /// the seed document asks (what these rows ran before the seed's rule was reproduced).
+    LossPenalty,
+}
+
+impl SeedModel {
+    /// The agents' configuration at `depth`.
+    pub fn config(self, depth: u32) -> SeedConfig {
+        match self {
+            SeedModel::Original => SeedConfig::original(depth),
+            SeedModel::Earlier => SeedConfig::earlier(depth),
+            SeedModel::LossPenalty => SeedConfig { lost: LostBoard::Penalty, ..SeedConfig::original(depth) },
+        }
+    }
+
+    /// The name recorded with each game (setting `model`).
+    pub fn name(self) -> &'static str {
+        match self {
+            SeedModel::Original => "original",
+            SeedModel::Earlier => "original-earlier",
+            SeedModel::LossPenalty => "original-loss-penalty",
+        }
+    }
+
+    /// What the search of an agent in this configuration (an expectimax one if `expectimax`)
+    /// does differently from the seed program's code, in a few words (setting `differs`).
+    pub fn differs(self, expectimax: bool) -> String {
+        let mut differs = match self {
+            SeedModel::Original | SeedModel::Earlier => "nothing".to_string(),
+            SeedModel::LossPenalty => {
+                "a lost board scores below every board (the seed program values it by its heuristic)"
+                    .to_string()
+            }
+        };
+        if expectimax {
+            // Exact ties are rare with these heuristics; the spawns' order changes no value.
+            differs += "; equal moves go to the first (the seed's expectimax shuffled them)";
+        }
+        differs
+    }
+
+    /// The `g2048` flags that select it.
+    fn flags(self) -> &'static str {
+        match self {
+            SeedModel::Original => "",
+            SeedModel::Earlier => " --model earlier",
+            SeedModel::LossPenalty => " --lost penalty",
+        }
+    }
+}
+
 /// A 2048 player as a row describes it: enough to build it and to print the `g2048` flags that
 /// rebuild it.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,10 +100,10 @@ pub enum Player2048 {
     Random,
     /// One ply with the line-table heuristic.
     Greedy,
-    /// The seed's minimax as the original program ran it (plies, partial cut).
-    Minimax { depth: u32, heuristic: SeedHeuristic },
-    /// The seed's expectimax as the original program ran it (plies, partial cut).
-    Expectimax { depth: u32, heuristic: SeedHeuristic },
+    /// The seed's minimax in one of the seed program's configurations.
+    Minimax { depth: u32, heuristic: SeedHeuristic, model: SeedModel },
+    /// The seed's expectimax in one of the seed program's configurations.
+    Expectimax { depth: u32, heuristic: SeedHeuristic, model: SeedModel },
     /// The strong expectimax with the line-table heuristic, on one thread.
     Strong { cprob: f64, max_depth: u32 },
     /// One ply with an n-tuple network (a file of `cargo xtask train-2048`).
@@ -83,11 +144,11 @@ impl Player2048 {
         match *self {
             Player2048::Random => Box::new(RandomAgent::new(0)),
             Player2048::Greedy => Box::new(Greedy::new(LineTable::default())),
-            Player2048::Minimax { depth, heuristic } => {
-                Box::new(SeedMinimax::new(SeedConfig::original(depth), heuristic))
+            Player2048::Minimax { depth, heuristic, model } => {
+                Box::new(SeedMinimax::new(model.config(depth), heuristic))
             }
-            Player2048::Expectimax { depth, heuristic } => {
-                Box::new(SeedExpectimax::new(SeedConfig::original(depth), heuristic))
+            Player2048::Expectimax { depth, heuristic, model } => {
+                Box::new(SeedExpectimax::new(model.config(depth), heuristic))
             }
             Player2048::Strong { cprob, max_depth } => {
                 Box::new(Strong::new(strong_config(cprob, max_depth, None), LineTable::default()))
@@ -147,11 +208,15 @@ impl Player2048 {
         match self {
             Player2048::Random => "--agent random".into(),
             Player2048::Greedy => "--agent greedy".into(),
-            Player2048::Minimax { depth, heuristic } => {
-                format!("--agent minimax --depth {depth} --heuristic {}", heuristic.name())
+            Player2048::Minimax { depth, heuristic, model } => {
+                format!("--agent minimax --depth {depth} --heuristic {}{}", heuristic.name(), model.flags())
             }
-            Player2048::Expectimax { depth, heuristic } => {
-                format!("--agent expectimax --depth {depth} --heuristic {}", heuristic.name())
+            Player2048::Expectimax { depth, heuristic, model } => {
+                format!(
+                    "--agent expectimax --depth {depth} --heuristic {}{}",
+                    heuristic.name(),
+                    model.flags()
+                )
             }
             Player2048::Strong { cprob, max_depth } => {
                 format!("--agent strong --cprob {cprob} --max-depth {max_depth} --threads 1")
@@ -214,8 +279,10 @@ impl Row2048 {
             settings.insert("max_moves".into(), max.to_string());
         }
         match self.player {
-            Player2048::Minimax { .. } | Player2048::Expectimax { .. } => {
-                settings.insert("model".into(), "original (plies, partial cut)".into());
+            Player2048::Minimax { model, .. } | Player2048::Expectimax { model, .. } => {
+                settings.insert("model".into(), model.name().into());
+                let expectimax = matches!(self.player, Player2048::Expectimax { .. });
+                settings.insert("differs".into(), model.differs(expectimax));
             }
             Player2048::Strong { cprob, max_depth } | Player2048::NTupleStrong { cprob, max_depth, .. } => {
                 settings.insert("cprob".into(), cprob.to_string());
@@ -294,6 +361,12 @@ pub const LATE: LateSearch = LateSearch { from_tile: 16384, probability_cutoff: 
 /// agents at depth 4; expectimax at 5 and minimax at 6), then rows beyond the seed (baselines,
 /// the strong agent to 2048, and the strong agent playing on to the end).
 ///
+/// The rows that stand beside a published figure run the seed program's configuration that made
+/// it ([`SeedModel::Original`]; the depth-6 minimax [`SeedModel::Earlier`]), with enough games
+/// to tell a quirk from chance: 1,000 at depth 4, 200 at depths 5 and 6. Rows named
+/// `…-loss-penalty` run the same with the described loss rule ([`SeedModel::LossPenalty`]), and
+/// `minimax-d6-final` the final code at depth 6.
+///
 /// With `network` (a file of `cargo xtask train-2048`), five more rows play on to the end with
 /// it: one ply (`ntuple-greedy-play-on`), the strong search at a shallow setting
 /// (`ntuple-strong-play-on`: cut-off 0.01, at most 3 moves deep), the same through `downgrade`
@@ -307,48 +380,37 @@ pub fn rows_2048(quick: bool, network: Option<&Path>, downgrade: Downgrade) -> V
     let prefix = if quick { "quick-" } else { "" };
     // The seed's final heuristic, used by both agents in tiers 2 and 3.
     let sq = SeedHeuristic::MaxSqCoefSum;
+    let (original, earlier, penalty) = (SeedModel::Original, SeedModel::Earlier, SeedModel::LossPenalty);
+    let minimax = |depth, heuristic, model| Player2048::Minimax { depth, heuristic, model };
+    let expectimax = |depth, heuristic, model| Player2048::Expectimax { depth, heuristic, model };
     let mut rows = Vec::new();
     for heuristic in SeedHeuristic::ALL {
         let id = format!("{prefix}minimax-d{d4}-{}", heuristic.name());
-        rows.push(row(1, id, games(50), Player2048::Minimax { depth: d4, heuristic }, TO_2048));
+        rows.push(row(1, id, games(1000), minimax(d4, heuristic, original), TO_2048));
     }
-    rows.push(row(
-        2,
-        format!("{prefix}minimax-d{d4}"),
-        games(50),
-        Player2048::Minimax { depth: d4, heuristic: sq },
-        TO_2048,
-    ));
+    rows.push(row(2, format!("{prefix}minimax-d{d4}"), games(1000), minimax(d4, sq, original), TO_2048));
     rows.push(row(
         2,
         format!("{prefix}expectimax-d{d4}"),
-        games(50),
-        Player2048::Expectimax { depth: d4, heuristic: sq },
+        games(1000),
+        expectimax(d4, sq, original),
         TO_2048,
     ));
+    let id = format!("{prefix}minimax-d{d4}-loss-penalty");
+    rows.push(row(2, id, games(1000), minimax(d4, sq, penalty), TO_2048));
+    let id = format!("{prefix}expectimax-d{d4}-loss-penalty");
+    rows.push(row(2, id, games(1000), expectimax(d4, sq, penalty), TO_2048));
     rows.push(row(2, format!("{prefix}random"), games(50), Player2048::Random, TO_2048));
     rows.push(row(2, format!("{prefix}greedy"), games(50), Player2048::Greedy, TO_2048));
-    rows.push(row(
-        3,
-        format!("{prefix}expectimax-d{d5}"),
-        games(20),
-        Player2048::Expectimax { depth: d5, heuristic: sq },
-        TO_2048,
-    ));
-    rows.push(row(
-        3,
-        format!("{prefix}expectimax-d{d5}-mixed"),
-        games(20),
-        Player2048::Expectimax { depth: d5, heuristic: SeedHeuristic::Mixed },
-        TO_2048,
-    ));
-    rows.push(row(
-        3,
-        format!("{prefix}minimax-d{d6}"),
-        games(20),
-        Player2048::Minimax { depth: d6, heuristic: sq },
-        TO_2048,
-    ));
+    rows.push(row(3, format!("{prefix}expectimax-d{d5}"), games(200), expectimax(d5, sq, original), TO_2048));
+    let id = format!("{prefix}expectimax-d{d5}-mixed");
+    rows.push(row(3, id, games(200), expectimax(d5, SeedHeuristic::Mixed, original), TO_2048));
+    rows.push(row(3, format!("{prefix}minimax-d{d6}"), games(200), minimax(d6, sq, earlier), TO_2048));
+    rows.push(row(3, format!("{prefix}minimax-d{d6}-final"), games(200), minimax(d6, sq, original), TO_2048));
+    let id = format!("{prefix}expectimax-d{d5}-loss-penalty");
+    rows.push(row(3, id, games(200), expectimax(d5, sq, penalty), TO_2048));
+    let id = format!("{prefix}minimax-d{d6}-loss-penalty");
+    rows.push(row(3, id, games(200), minimax(d6, sq, penalty), TO_2048));
     let strong = if quick { Player2048::Strong { cprob: 0.05, max_depth: 3 } } else { STRONG };
     rows.push(row(3, format!("{prefix}strong"), games(20), strong, TO_2048));
     let fast = if quick { Player2048::Strong { cprob: 0.05, max_depth: 3 } } else { STRONG_FAST };
@@ -410,6 +472,94 @@ pub fn published_2048(row: &str) -> Option<Published> {
     }
 }
 
+/// One of the seed's own logged runs (files of `federicoalonso/IA`, folder `2048/`): the
+/// published figure is one of them, and the others of the same configuration show how much its
+/// runs disagree.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SeedRun {
+    /// Where it is logged, and which run of the file.
+    pub log: &'static str,
+    /// Games played.
+    pub games: u32,
+    /// Games won.
+    pub wins: u32,
+}
+
+/// The seed's logged runs of the configuration a 2048 row reproduces, the published one first
+/// (see `shared/reference/2048.md` §3.6; counted from the logs' "WON" and "Loser" lines and their
+/// per-run averages). Runs of unknown configuration are left out.
+pub fn seed_runs_2048(row: &str) -> &'static [SeedRun] {
+    match row {
+        "minimax-d4-mixed" => &[
+            SeedRun { log: "MMAgentMixedHeur_test-d4.txt (the published run)", games: 50, wins: 14 },
+            SeedRun { log: "MiniMaxAgentMixedHeur_test-d4.txt", games: 10, wins: 8 },
+            SeedRun { log: "MiniMaxAgentMaxMixedHeur_test2-d4.txt", games: 20, wins: 7 },
+            SeedRun { log: "the document's heuristic table, \"Mixta\"", games: 10, wins: 7 },
+        ],
+        "minimax-d4-max-sq-coef-sum" | "minimax-d4" => &[
+            SeedRun { log: "MMAgentMaxCoefSqSumHeur_test-d4.txt (the published run)", games: 50, wins: 21 },
+            SeedRun { log: "MiniMaxAgentMaxCoefSqSumHeur_test-d4.txt, first run", games: 20, wins: 13 },
+            SeedRun { log: "MiniMaxAgentMaxCoefSqSumHeur_test-d4.txt, second run", games: 20, wins: 7 },
+            SeedRun {
+                log: "log.csv (labelled mixed by hand; the code used max_sq_coef_sum)",
+                games: 28,
+                wins: 13,
+            },
+        ],
+        "minimax-d4-max-sq-coef-sum-col" => &[
+            SeedRun { log: "MMAgentMaxCoefSqSumOrdHeur_test-d4.txt (the published run)", games: 50, wins: 0 },
+            SeedRun { log: "MiniMaxAgentMaxCoefSqSumOrdHeur_test-d4.txt, first run", games: 20, wins: 2 },
+            SeedRun { log: "MiniMaxAgentMaxCoefSqSumOrdHeur_test-d4.txt, second run", games: 20, wins: 2 },
+        ],
+        // The document's earlier table of heuristic variants (10 games each, earlier code).
+        "minimax-d4-smoothness" => {
+            &[SeedRun { log: "the document's heuristic table, \"Favorecer Smooth\"", games: 10, wins: 0 }]
+        }
+        "minimax-d4-sum-sq-per-empty" => &[SeedRun {
+            log: "the document's heuristic table, `Suma**2 / lugares vacíos`",
+            games: 10,
+            wins: 0,
+        }],
+        "minimax-d4-mixed-position" => &[SeedRun {
+            log: "the document's heuristic table, \"Mixta + Valor por posición\"",
+            games: 10,
+            wins: 1,
+        }],
+        "minimax-d4-position" => &[SeedRun {
+            log: "the document's heuristic table, \"Sólo favorecer posición\"",
+            games: 10,
+            wins: 0,
+        }],
+        "minimax-d4-max-coef" => {
+            &[SeedRun { log: "MiniMaxAgentMaxCoefHeur_test-d4.txt", games: 10, wins: 4 }]
+        }
+        "minimax-d4-max-sq-coef" => {
+            &[SeedRun { log: "MiniMaxAgentMaxCoefSqHeur_test-d4.txt", games: 20, wins: 11 }]
+        }
+        "expectimax-d4" => {
+            &[SeedRun { log: "EMAgentMaxCoefSqSumHeur_test-d4.txt (the published run)", games: 50, wins: 31 }]
+        }
+        "expectimax-d5" => &[
+            SeedRun {
+                log: "RegistroPruebas/EMAgent-d5.txt, final commit (the published run)",
+                games: 20,
+                wins: 17,
+            },
+            SeedRun {
+                log: "EMAgent-d5.txt, the commit before (15 wins in its lines; its average line and the summary figure say 80 %)",
+                games: 20,
+                wins: 15,
+            },
+            SeedRun { log: "log.csv", games: 3, wins: 2 },
+        ],
+        "expectimax-d5-mixed" => {
+            &[SeedRun { log: "ExpectiMaxAgentMixedHeur_test-d5.txt (the published run)", games: 10, wins: 9 }]
+        }
+        "minimax-d6" => &[SeedRun { log: "MMAgent-d6.txt (the published run)", games: 5, wins: 3 }],
+        _ => &[],
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -431,6 +581,44 @@ mod tests {
         }
         assert_eq!(rows.iter().filter(|r| r.tier == 1).count(), 10);
         assert!(rows_2048(true, None, Downgrade::default()).iter().all(|r| published_2048(&r.id).is_none()));
+    }
+
+    /// Every row beside a published figure runs the seed program's configuration that made it,
+    /// with enough games to tell a quirk from chance, and says so in its record; the loss
+    /// penalty stays available as named rows, and the replay command rebuilds each.
+    #[test]
+    fn seed_rows_run_the_seed_programs_configuration() {
+        let rows = rows_2048(false, None, Downgrade::default());
+        let spec = |id: &str| match &rows.iter().find(|r| r.id == id).expect(id).spec {
+            RowSpec::G2048(spec) => spec.clone(),
+            _ => panic!("a 2048 row"),
+        };
+        for row in rows.iter().filter(|r| published_2048(&r.id).is_some()) {
+            let RowSpec::G2048(spec) = &row.spec else { panic!("a 2048 row") };
+            let (Player2048::Minimax { depth, model, .. } | Player2048::Expectimax { depth, model, .. }) =
+                spec.player
+            else {
+                panic!("{} is no seed agent", row.id)
+            };
+            let expected = if row.id == "minimax-d6" { SeedModel::Earlier } else { SeedModel::Original };
+            assert_eq!(model, expected, "{}", row.id);
+            assert!(row.games >= if depth == 4 { 1000 } else { 200 }, "{}", row.id);
+            assert!(!seed_runs_2048(&row.id).is_empty(), "{}", row.id);
+            assert_eq!(spec.settings().get("model").map(String::as_str), Some(model.name()));
+        }
+        assert_eq!(SeedModel::Earlier.config(6), SeedConfig::earlier(6));
+        assert_eq!(SeedModel::LossPenalty.config(4).lost, LostBoard::Penalty);
+        assert_eq!(SeedModel::Original.config(4), SeedConfig::original(4));
+        let replay = spec("minimax-d6").replay(1);
+        assert!(replay.contains("--depth 6") && replay.contains("--model earlier"), "{replay}");
+        let replay = spec("expectimax-d4-loss-penalty").replay(1);
+        assert!(replay.contains("--lost penalty") && !replay.contains("--model"), "{replay}");
+        assert!(!spec("expectimax-d4").replay(1).contains("--lost"));
+        let penalty = spec("minimax-d6-loss-penalty").settings();
+        assert!(penalty["differs"].contains("below every board"), "{penalty:?}");
+        for id in ["minimax-d4-loss-penalty", "expectimax-d5-loss-penalty", "minimax-d6-final"] {
+            assert!(published_2048(id).is_none(), "{id}");
+        }
     }
 
     #[test]

@@ -13,12 +13,11 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use game2048::agents::{
-    Agent, Greedy, RandomAgent, SeedConfig, SeedExpectimax, SeedMinimax, Strong, StrongConfig,
+    Agent, Greedy, LostBoard, RandomAgent, SeedConfig, SeedExpectimax, SeedMinimax, Strong, StrongConfig,
 };
 use game2048::heuristics::{LineTable, SeedHeuristic};
 use game2048::play::play_game;
 use game2048::{Board, Direction, Heuristic, Rules};
-use search_core::DepthCount;
 
 #[derive(Parser)]
 #[command(name = "g2048", version, about = "2048 with the seed document's agents and a strong expectimax")]
@@ -82,10 +81,24 @@ enum AgentKind {
 
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Model {
-    /// As the original program ran: depth counts every layer, partial pruning on.
+    /// As the final original program ran: depth counts every layer, partial pruning on, a lost
+    /// board valued by the heuristic.
     Original,
-    /// As the document describes: depth counts player moves, no partial pruning.
+    /// The earlier code version of the seed's published depth-6 minimax row: as original, but a
+    /// spawn node with at most 2 levels left searches its first 10 spawns, then returns the
+    /// heuristic of its board.
+    Earlier,
+    /// As the document describes: depth counts player moves, no partial pruning, a lost board
+    /// below every other.
     Described,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Lost {
+    /// By the heuristic, as the seed program did.
+    Heuristic,
+    /// Below every board, as the seed document asks.
+    Penalty,
 }
 
 #[derive(Args)]
@@ -111,6 +124,9 @@ struct AgentArgs {
     /// How the seed agents count depth and prune.
     #[arg(long, value_enum, default_value = "original")]
     model: Model,
+    /// How the seed agents value a lost board, instead of the model's own rule.
+    #[arg(long, value_enum)]
+    lost: Option<Lost>,
     /// Strong agent: path probability below which a spawn is not searched.
     #[arg(long, default_value_t = 1e-4)]
     cprob: f64,
@@ -158,9 +174,15 @@ fn agent(args: &AgentArgs, seed: u64) -> Result<Box<dyn Agent>, Failure> {
     let h = heuristic(args)?;
     let seed_config = |default_depth| {
         let depth = args.depth.unwrap_or(default_depth);
-        match args.model {
+        let config = match args.model {
             Model::Original => SeedConfig::original(depth),
-            Model::Described => SeedConfig { depth, count: DepthCount::Moves, partial_cut: false },
+            Model::Earlier => SeedConfig::earlier(depth),
+            Model::Described => SeedConfig::described(depth),
+        };
+        match args.lost {
+            Some(Lost::Heuristic) => SeedConfig { lost: LostBoard::Heuristic, ..config },
+            Some(Lost::Penalty) => SeedConfig { lost: LostBoard::Penalty, ..config },
+            None => config,
         }
     };
     Ok(match args.agent {
@@ -257,8 +279,13 @@ fn replay_flags(args: &AgentArgs) -> String {
     if let Some(d) = args.depth {
         flags += &format!(" --depth {d}");
     }
-    if args.model == Model::Described {
-        flags += " --model described";
+    if args.model != Model::Original {
+        let model = args.model.to_possible_value().map_or("?".into(), |v| v.get_name().to_string());
+        flags += &format!(" --model {model}");
+    }
+    if let Some(lost) = args.lost {
+        let lost = lost.to_possible_value().map_or("?".into(), |v| v.get_name().to_string());
+        flags += &format!(" --lost {lost}");
     }
     if args.agent == AgentKind::Strong {
         flags +=
