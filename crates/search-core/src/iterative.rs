@@ -83,8 +83,9 @@ pub struct IterativeResult<M, V> {
     pub iterations: Vec<Iteration<M, V>>,
 }
 
-/// Searches `state` at depth 1, 2, … until a limit is met, and answers with the deepest
-/// completed iteration.
+/// Searches `state` at depth 1, 2, … until a limit is met or an iteration finds the game decided
+/// ([`Evaluator::is_decisive`]: a forced win or loss, which deeper iterations would find again),
+/// and answers with the deepest completed iteration.
 ///
 /// Each iteration tries the previous best move first, and keeps the killer and history tables
 /// (history halved) and the transposition table. If even the first iteration is cut short, the
