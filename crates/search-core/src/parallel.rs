@@ -86,11 +86,16 @@ where
     C: CutoffPolicy<G>,
     T: TableAccess<G, E::Value> + Copy + Send + Sync,
 {
-    let run = || root_split(game, eval, state, &config.search, table);
-    if config.threads == 0 {
+    on_threads(config.threads, || root_split(game, eval, state, &config.search, table))
+}
+
+/// Runs `run` on a pool of `threads` threads of [`WORKER_STACK_BYTES`] stacks, or on the current
+/// pool for `threads == 0`.
+fn on_threads<R: Send>(threads: usize, run: impl FnOnce() -> R + Send) -> R {
+    if threads == 0 {
         return run();
     }
-    match pool(config.threads) {
+    match pool(threads) {
         Ok(pool) => pool.install(run),
         // Without a pool of our own the current one still gives the same answer.
         Err(_) => run(),
@@ -197,14 +202,10 @@ where
         }
         lazy(game, eval, state, &config.search, table, threads)
     };
-    match config.threads {
-        0 => run(),
-        1 => iterative::search(game, eval, state, &config.search, table),
-        threads => match pool(threads) {
-            Ok(pool) => pool.install(run),
-            Err(_) => run(),
-        },
+    if config.threads == 1 {
+        return iterative::search(game, eval, state, &config.search, table);
     }
+    on_threads(config.threads, run)
 }
 
 /// The main thread and `threads - 1` helpers on the current pool.
