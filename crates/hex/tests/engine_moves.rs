@@ -80,29 +80,32 @@ fn engine_moves() -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn the_engine_plays_its_recorded_moves() {
-    let found = engine_moves();
+/// Compares `found` with the lines recorded at `path` (comments and blank lines aside), or,
+/// with `ENGINE_MOVES_RECORD` set, records them there under the comment `header`.
+fn check_or_record(path: &str, header: &str, found: &[String], what: &str) {
     if std::env::var_os("ENGINE_MOVES_RECORD").is_some() {
-        let mut text =
-            String::from("# size, opening -> the shipped engine's move (see tests/engine_moves.rs)\n");
-        for line in &found {
+        let mut text = format!("# {header} (see tests/engine_moves.rs)\n");
+        for line in found {
             text.push_str(line);
             text.push('\n');
         }
-        std::fs::write(RECORD, text).unwrap();
+        std::fs::write(path, text).unwrap();
         return;
     }
-    let recorded: Vec<String> = std::fs::read_to_string(RECORD)
+    let recorded: Vec<String> = std::fs::read_to_string(path)
         .unwrap()
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(str::to_string)
         .collect();
-    assert_eq!(recorded.len(), 24);
-    for (found, recorded) in found.iter().zip(&recorded) {
-        assert_eq!(found, recorded, "the engine's move changed");
-    }
+    assert_eq!(found, recorded.as_slice(), "{what} changed");
+}
+
+#[test]
+fn the_engine_plays_its_recorded_moves() {
+    let found = engine_moves();
+    assert_eq!(found.len(), 24);
+    check_or_record(RECORD, "size, opening -> the shipped engine's move", &found, "the engine's moves");
 }
 
 /// The solver's verdict and nodes on each CI position (`NAME SIZE MOVE...` lines), a fresh
@@ -130,21 +133,6 @@ fn solver_nodes() -> Vec<String> {
 #[test]
 fn the_solver_expands_its_recorded_nodes() {
     let found = solver_nodes();
-    if std::env::var_os("ENGINE_MOVES_RECORD").is_some() {
-        let mut text =
-            String::from("# position, verdict and nodes of the default solver (see tests/engine_moves.rs)\n");
-        for line in &found {
-            text.push_str(line);
-            text.push('\n');
-        }
-        std::fs::write(SOLVER_RECORD, text).unwrap();
-        return;
-    }
-    let recorded: Vec<String> = std::fs::read_to_string(SOLVER_RECORD)
-        .unwrap()
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-        .map(str::to_string)
-        .collect();
-    assert_eq!(found, recorded, "the solver's verdicts or node counts changed");
+    let header = "position, verdict and nodes of the default solver";
+    check_or_record(SOLVER_RECORD, header, &found, "the solver's verdicts or node counts");
 }
